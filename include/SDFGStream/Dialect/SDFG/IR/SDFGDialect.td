@@ -1,0 +1,80 @@
+//===- SDFGDialect.td - The sdfg dialect definition --------*- tablegen -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_DIALECT_SDFG_IR_SDFGDIALECT_TD
+#define SDFGSTREAM_DIALECT_SDFG_IR_SDFGDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def SDFG_Dialect : Dialect {
+  let name = "sdfg";
+  let cppNamespace = "::mlir::sdfg";
+  let summary = "SDFG-style GPU programs that run on a caller-provided stream";
+  let description = [{
+    The `sdfg` dialect models a generated GPU program in the style of DaCe's
+    Stateful DataFlow multiGraphs: an `sdfg.sdfg` op is a program whose body
+    is a control-flow graph. Each block is a *state*; the branches between
+    blocks (upstream `cf.br` / `cf.cond_br`) are *interstate edges* whose
+    conditions and symbol assignments (block arguments) are computed by host
+    code written with upstream `arith`, `memref` and `cf` ops.
+
+    GPU work inside a program is written with the upstream `gpu` dialect
+    (`gpu.launch_func`, `gpu.launch`, `gpu.memcpy`, `gpu.memset`, `gpu.alloc`,
+    `gpu.dealloc`, kernels in a `gpu.module`). The dialect adds what is needed
+    to run all of that work on a stream that the *caller* owns:
+
+    * `!sdfg.stream`, a GPU stream handle (`cudaStream_t` / `hipStream_t`);
+    * `sdfg.init_streams`, which applies the external stream to the
+      program's stream slots;
+    * `sdfg.stream_token`, which lets an upstream `gpu` op depend on (and
+      therefore be enqueued on) a stream;
+    * `sdfg.sync`, which synchronizes the host with a list of streams;
+    * `sdfg.call` and library nodes (`sdfg.reduce`), which pass the stream
+      on to nested programs.
+
+    Array storage: a memref in the `#gpu.address_space<global>` memory space
+    lives in GPU global memory; a memref in the default memory space lives
+    in host memory.
+
+    Discardable attributes understood by the dialect:
+
+    * `sdfg.stream_slot = K : i64` on a GPU op, `sdfg.call` or library node
+      names the stream slot the op runs on (default 0);
+    * `sdfg.external_stream = "name"` marks the program argument that carries
+      the caller's stream (always the last argument);
+    * `sdfg.num_streams = N : i64` gives a `func.func` N stream slots
+      (default 1; `sdfg.sdfg` has its own `streams` field).
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+  let extraClassDeclaration = [{
+    /// Discardable attribute naming the stream slot an op runs on.
+    static constexpr ::llvm::StringLiteral getStreamSlotAttrName() {
+      return ::llvm::StringLiteral("sdfg.stream_slot");
+    }
+    /// Argument attribute marking the caller's stream argument.
+    static constexpr ::llvm::StringLiteral getExternalStreamAttrName() {
+      return ::llvm::StringLiteral("sdfg.external_stream");
+    }
+    /// Discardable attribute giving a `func.func` its number of stream slots.
+    static constexpr ::llvm::StringLiteral getNumStreamsAttrName() {
+      return ::llvm::StringLiteral("sdfg.num_streams");
+    }
+  }];
+}
+
+class SDFG_Op<string mnemonic, list<Trait> traits = []>
+    : Op<SDFG_Dialect, mnemonic, traits>;
+
+#endif // SDFGSTREAM_DIALECT_SDFG_IR_SDFGDIALECT_TD

@@ -1,0 +1,34 @@
+//===- SDFGTypes.td - Types of the sdfg dialect ------------*- tablegen -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_DIALECT_SDFG_IR_SDFGTYPES_TD
+#define SDFGSTREAM_DIALECT_SDFG_IR_SDFGTYPES_TD
+
+include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def SDFG_StreamType : TypeDef<SDFG_Dialect, "Stream"> {
+  let mnemonic = "stream";
+  let summary = "A GPU stream handle owned by the caller";
+  let description = [{
+    An opaque GPU stream: `cudaStream_t` on CUDA, `hipStream_t` on HIP. It
+    lowers to a pointer (`!llvm.ptr`, `void *` in C). The value 0 is the
+    default stream.
+
+    Example:
+
+    ```mlir
+    sdfg.sdfg @p(%A: memref<64xf32>, %s: !sdfg.stream {sdfg.external_stream = "s"})
+        target(gpu, streams = 1) {
+      %slot = sdfg.init_streams %s -> !sdfg.stream
+      sdfg.sync %slot
+      sdfg.return
+    }
+    ```
+  }];
+}
+
+#endif // SDFGSTREAM_DIALECT_SDFG_IR_SDFGTYPES_TD

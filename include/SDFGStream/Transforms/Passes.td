@@ -1,0 +1,128 @@
+//===- Passes.td - SDFGStream transformation passes --------*- tablegen -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_TRANSFORMS_PASSES_TD
+#define SDFGSTREAM_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
+  let summary = "Run every program with GPU work on a stream passed in by "
+                "the caller";
+  let description = [{
+    Finds every `sdfg.sdfg` and `func.func` that has GPU work, directly or
+    through calls to programs and functions that have it, and makes all of
+    that work run on one stream that the caller passes at run time:
+
+    * appends a `!sdfg.stream` argument as the last argument, marked
+      `{sdfg.external_stream = "<argument-name>"}`;
+    * inserts `sdfg.init_streams` at entry, applying that stream to the
+      program's stream slots;
+    * rewrites every upstream `gpu` op that is enqueued on a stream
+      (`gpu.launch_func`, `gpu.launch`, `gpu.memcpy`, `gpu.memset`,
+      `gpu.alloc`, `gpu.dealloc`, ...) into its async form whose only async
+      dependency is the stream of its slot (`sdfg.stream_slot`, default 0)
+      through `sdfg.stream_token`. Ops written in sync form and in
+      async-token form (e.g. the output of `gpu-async-region`) are both
+      handled: `gpu.wait async` becomes the slot's token and a blocking
+      `gpu.wait` becomes an `sdfg.sync` of the awaited stream, so after
+      lowering nothing creates, waits on or destroys another stream;
+    * passes the stream of the call's slot on to called programs and
+      functions with GPU work, at any depth, and to library nodes, whose
+      implementation takes the stream whenever it is expanded.
+
+    Programs and functions without GPU work are left exactly as they were.
+    The pass is idempotent: a second run changes nothing. A caller that
+    wants the call to be synchronous adds `make-sync-call`; a blocking GPU
+    op that the host reads the result of needs `sdfg.sync` (or
+    `gpu.wait`) before the read.
+
+    Example (`--add-external-gpu-stream`):
+
+    ```mlir
+    sdfg.sdfg @p(%A: memref<64xf32, 1>, %B: memref<64xf32>) target(gpu, streams = 1) {
+      gpu.memcpy %A, %B : memref<64xf32, 1>, memref<64xf32>
+      sdfg.return
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    sdfg.sdfg @p(%A: memref<64xf32, 1>, %B: memref<64xf32>,
+                 %external_gpu_stream: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
+        target(gpu, streams = 1) {
+      %0 = sdfg.init_streams %external_gpu_stream -> !sdfg.stream
+      %1 = sdfg.stream_token %0
+      %2 = gpu.memcpy async [%1] %A, %B : memref<64xf32, 1>, memref<64xf32>
+      sdfg.return
+    }
+    ```
+  }];
+  let options = [
+    Option<"argumentName", "argument-name", "std::string",
+           /*default=*/"\"external_gpu_stream\"",
+           "Name of the stream argument (kept in its sdfg.external_stream "
+           "attribute; it names the parameter of the compiled program)">
+  ];
+  let dependentDialects = [
+    "::mlir::sdfg::SDFGDialect", "::mlir::gpu::GPUDialect"
+  ];
+}
+
+def MakeSyncCall : Pass<"make-sync-call", "ModuleOp"> {
+  let summary = "Synchronize the program's streams before it returns";
+  let description = [{
+    Makes calls of programs synchronous: before every return of a program
+    that takes the caller's stream (run `add-external-gpu-stream` first),
+    inserts one `sdfg.sync` that synchronizes each distinct stream of the
+    program's slots once. All slots carry the caller's stream, so that is one
+    `cudaStreamSynchronize` of the caller's stream: never a device-wide
+    synchronization, and never a wait on another stream's work.
+
+    Without this pass a call is asynchronous: it returns as soon as its work
+    is enqueued.
+
+    Private programs are only called from other programs, whose own return
+    synchronizes the same stream; they are left alone unless
+    `nested-programs` is set.
+
+    Example: `sdfg.return` becomes
+
+    ```mlir
+    sdfg.sync %0
+    sdfg.return
+    ```
+  }];
+  let options = [
+    Option<"nestedPrograms", "nested-programs", "bool", /*default=*/"false",
+           "Also synchronize before the returns of private programs">
+  ];
+  let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
+}
+
+def ExpandLibraryNodes : Pass<"sdfg-expand-library-nodes", "ModuleOp"> {
+  let summary = "Replace library nodes by calls to nested programs";
+  let description = [{
+    Replaces every op implementing `LibraryNodeOpInterface` (for example
+    `sdfg.reduce`) by an `sdfg.call` to a private nested program that
+    implements it for the target of the enclosing program: GPU kernels in a
+    `gpu.module` for a GPU program, host loops for a CPU program. Nodes with
+    the same implementation share one nested program.
+
+    When the node already runs on a stream (`add-external-gpu-stream` ran
+    before), the nested program takes that stream as its last argument and
+    all of its GPU work runs on it; otherwise the nested program is a plain
+    program that a later `add-external-gpu-stream` threads like any other.
+  }];
+  let dependentDialects = [
+    "::mlir::sdfg::SDFGDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+#endif // SDFGSTREAM_TRANSFORMS_PASSES_TD

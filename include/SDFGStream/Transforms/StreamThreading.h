@@ -1,0 +1,42 @@
+//===- StreamThreading.h - Put a program's GPU work on its streams -*- C++ -*-//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The building blocks of add-external-gpu-stream, shared with the library
+// node expansion so that a nested program built late gets the caller's
+// stream exactly like one written by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_TRANSFORMS_STREAMTHREADING_H
+#define SDFGSTREAM_TRANSFORMS_STREAMTHREADING_H
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
+
+namespace mlir {
+class SymbolTableCollection;
+
+namespace sdfg {
+
+/// Gives `program` the caller's stream: appends a `!sdfg.stream` argument
+/// marked `sdfg.external_stream = argumentName` (unless it has one) and an
+/// `sdfg.init_streams` of it at entry (unless it has one). Returns the init
+/// op. Changes only the signature and entry of `program`, so that calls to it
+/// can be rewritten afterwards.
+InitStreamsOp addExternalStreamArgument(FunctionOpInterface program,
+                                        StringRef argumentName);
+
+/// Moves all GPU work of `program` (which must have an `sdfg.init_streams`)
+/// onto the streams of its slots: every async `gpu` op gets the stream of
+/// its slot as its only async dependency, `gpu.wait` becomes the slot's
+/// token or an `sdfg.sync`, calls to callees that take the stream pass it,
+/// and library nodes get it. Ops that already run on a stream are kept.
+LogicalResult moveGpuWorkOntoStreams(FunctionOpInterface program,
+                                     SymbolTableCollection &symbolTables);
+
+} // namespace sdfg
+} // namespace mlir
+
+#endif // SDFGSTREAM_TRANSFORMS_STREAMTHREADING_H

@@ -1,0 +1,110 @@
+//===- SDFGDialect.cpp - The sdfg dialect and its attributes --------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Registration of the dialect, its type, and the verification of the
+// discardable attributes it owns (`sdfg.stream_slot`, `sdfg.num_streams`,
+// `sdfg.external_stream`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOpsDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOpsTypes.cpp.inc"
+
+void SDFGDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOpsTypes.cpp.inc"
+      >();
+}
+
+/// Returns the name of `program` for diagnostics.
+static StringRef programName(Operation *program) {
+  if (auto symbol = dyn_cast<SymbolOpInterface>(program))
+    return symbol.getName();
+  return program->getName().getStringRef();
+}
+
+LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == getStreamSlotAttrName()) {
+    auto slot = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!slot || slot.getValue().isNegative())
+      return op->emitOpError() << "'" << name
+                               << "' must be a non-negative integer";
+    auto program = op->getParentOfType<FunctionOpInterface>();
+    if (!program)
+      return op->emitOpError() << "'" << name
+                               << "' is only meaningful inside a program";
+    int64_t numSlots = getNumStreamSlots(program);
+    if (slot.getInt() >= numSlots)
+      return op->emitOpError()
+             << "stream slot " << slot.getInt() << " is out of range: program @"
+             << programName(program) << " has " << numSlots << " stream slot"
+             << (numSlots == 1 ? "" : "s");
+    return success();
+  }
+  if (name == getNumStreamsAttrName()) {
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!count || count.getValue().isNegative())
+      return op->emitOpError() << "'" << name
+                               << "' must be a non-negative integer";
+    if (isa<SDFGOp>(op))
+      return op->emitOpError() << "'" << name
+                               << "' is for functions; an sdfg.sdfg declares "
+                                  "its slots with 'streams = N'";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError() << "'" << name << "' must be on a function";
+    return success();
+  }
+  return op->emitOpError() << "unknown sdfg dialect attribute '" << name
+                           << "'";
+}
+
+LogicalResult SDFGDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != getExternalStreamAttrName())
+    return op->emitOpError() << "unknown sdfg dialect argument attribute '"
+                             << name << "'";
+  if (!isa<StringAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name
+                             << "' must be a string (the argument's name)";
+  auto program = dyn_cast<FunctionOpInterface>(op);
+  if (!program || regionIndex != 0)
+    return op->emitOpError() << "'" << name
+                             << "' marks an argument of a program";
+  // Use the signature, not the entry block: declarations have no body.
+  ArrayRef<Type> argTypes = program.getArgumentTypes();
+  if (argIndex >= argTypes.size())
+    return success(); // Reported by the function interface itself.
+  if (!isa<StreamType>(argTypes[argIndex]))
+    return op->emitOpError()
+           << "external stream argument #" << argIndex << " has type "
+           << argTypes[argIndex] << ", expected '!sdfg.stream'";
+  if (argIndex + 1 != argTypes.size())
+    return op->emitOpError() << "external stream argument #" << argIndex
+                             << " must be the last argument";
+  return success();
+}

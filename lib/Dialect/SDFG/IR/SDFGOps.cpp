@@ -1,0 +1,423 @@
+//===- SDFGOps.cpp - Operations of the sdfg dialect -----------------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGEnums.cpp.inc"
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGInterfaces.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by passes
+//===----------------------------------------------------------------------===//
+
+bool mlir::sdfg::isHostGpuWork(Operation *op) {
+  if (isa<InitStreamsOp, StreamTokenOp, SyncOp>(op))
+    return true;
+  if (auto node = dyn_cast<LibraryNodeOpInterface>(op))
+    return static_cast<bool>(node.getNodeStream());
+  return isa<gpu::AsyncOpInterface>(op);
+}
+
+int64_t mlir::sdfg::getNumStreamSlots(FunctionOpInterface program) {
+  if (auto sdfg = dyn_cast<SDFGOp>(program.getOperation()))
+    return sdfg.getNumStreams();
+  if (auto count = program->getAttrOfType<IntegerAttr>(
+          SDFGDialect::getNumStreamsAttrName()))
+    return count.getInt();
+  return 1;
+}
+
+int64_t mlir::sdfg::getStreamSlot(Operation *op) {
+  if (auto slot =
+          op->getAttrOfType<IntegerAttr>(SDFGDialect::getStreamSlotAttrName()))
+    return slot.getInt();
+  return 0;
+}
+
+bool mlir::sdfg::isSameStream(Value a, Value b) {
+  if (a == b)
+    return true;
+  // All slots of one init op carry the same external stream.
+  auto init = a.getDefiningOp<InitStreamsOp>();
+  return init && init == b.getDefiningOp<InitStreamsOp>();
+}
+
+std::optional<unsigned>
+mlir::sdfg::getExternalStreamArgIndex(FunctionOpInterface program) {
+  for (unsigned i = 0, e = program.getNumArguments(); i < e; ++i)
+    if (program.getArgAttr(i, SDFGDialect::getExternalStreamAttrName()))
+      return i;
+  return std::nullopt;
+}
+
+BlockArgument
+mlir::sdfg::getExternalStreamArgument(FunctionOpInterface program) {
+  std::optional<unsigned> index = getExternalStreamArgIndex(program);
+  if (!index || program.isExternal())
+    return {};
+  return program.getArgument(*index);
+}
+
+InitStreamsOp mlir::sdfg::getInitStreamsOp(FunctionOpInterface program) {
+  if (program.isExternal())
+    return {};
+  for (Operation &op : program.getFunctionBody().front())
+    if (auto init = dyn_cast<InitStreamsOp>(op))
+      return init;
+  return {};
+}
+
+/// Returns the name of `program` for diagnostics.
+static StringRef programName(Operation *program) {
+  if (auto symbol = dyn_cast<SymbolOpInterface>(program))
+    return symbol.getName();
+  return program->getName().getStringRef();
+}
+
+/// Checks that `user` uses `stream` in the host code of the program that
+/// defines it: streams never enter kernels or other programs.
+static LogicalResult verifyStreamUse(Operation *user, Value stream) {
+  Region *defRegion = stream.getParentRegion();
+  Operation *defProgram =
+      defRegion ? defRegion->getParentOfType<FunctionOpInterface>() : nullptr;
+  Operation *useProgram = user->getParentOfType<FunctionOpInterface>();
+  if (user->getParentOfType<gpu::LaunchOp>() || defProgram != useProgram)
+    return user->emitOpError()
+           << "uses a stream outside the host code of its program"
+           << (defProgram ? " @" + programName(defProgram).str() : "");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SDFGOp
+//===----------------------------------------------------------------------===//
+
+void SDFGOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                   FunctionType type, ProgramTarget target,
+                   int64_t numStreams) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.addAttribute(getTargetAttrName(state.name),
+                     ProgramTargetAttr::get(builder.getContext(), target));
+  state.addAttribute(getNumStreamsAttrName(state.name),
+                     builder.getI64IntegerAttr(numStreams));
+  state.addRegion();
+}
+
+ParseResult SDFGOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  (void)impl::parseOptionalVisibilityKeyword(parser, result.attributes);
+
+  StringAttr nameAttr;
+  if (parser.parseSymbolName(nameAttr, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  SMLoc signatureLoc = parser.getCurrentLocation();
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+  if (!resultTypes.empty())
+    return parser.emitError(signatureLoc)
+           << "a program has no results; it writes its outputs into its "
+              "array arguments";
+
+  SmallVector<Type> argTypes;
+  for (OpAsmParser::Argument &arg : args)
+    argTypes.push_back(arg.type);
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(builder.getFunctionType(argTypes, {})));
+
+  // target(gpu|cpu [, streams = N])
+  StringRef targetKeyword;
+  SMLoc targetLoc;
+  if (parser.parseKeyword("target") || parser.parseLParen() ||
+      (targetLoc = parser.getCurrentLocation(),
+       parser.parseKeyword(&targetKeyword)))
+    return failure();
+  std::optional<ProgramTarget> target = symbolizeProgramTarget(targetKeyword);
+  if (!target)
+    return parser.emitError(targetLoc)
+           << "expected program target 'gpu' or 'cpu', got '" << targetKeyword
+           << "'";
+  int64_t numStreams = *target == ProgramTarget::GPU ? 1 : 0;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("streams") || parser.parseEqual() ||
+        parser.parseInteger(numStreams))
+      return failure();
+  }
+  if (parser.parseRParen())
+    return failure();
+  result.addAttribute(getTargetAttrName(result.name),
+                      ProgramTargetAttr::get(builder.getContext(), *target));
+  result.addAttribute(getNumStreamsAttrName(result.name),
+                      builder.getI64IntegerAttr(numStreams));
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, args, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+
+  Region *body = result.addRegion();
+  OptionalParseResult parsed =
+      parser.parseOptionalRegion(*body, args, /*enableNameShadowing=*/false);
+  if (parsed.has_value() && failed(*parsed))
+    return failure();
+  return success();
+}
+
+void SDFGOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  if (auto visibility = getSymVisibility())
+    p << *visibility << ' ';
+  p.printSymbolName(getSymName());
+  function_interface_impl::printFunctionSignature(
+      p, *this, getArgumentTypes(), /*isVariadic=*/false, getResultTypes());
+  p << " target(" << stringifyProgramTarget(getTarget());
+  if (isGpuProgram())
+    p << ", streams = " << getNumStreams();
+  p << ')';
+  function_interface_impl::printFunctionAttributes(
+      p, *this,
+      {getFunctionTypeAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
+       getTargetAttrName(), getNumStreamsAttrName()});
+  Region &body = getBody();
+  if (!body.empty()) {
+    p << ' ';
+    p.printRegion(body, /*printEntryBlockArgs=*/false,
+                  /*printBlockTerminators=*/true);
+  }
+}
+
+void SDFGOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setNameFn) {
+  if (&region != &getBody() || region.empty())
+    return;
+  for (BlockArgument arg : region.getArguments())
+    if (auto name = getArgAttrOfType<StringAttr>(
+            arg.getArgNumber(), SDFGDialect::getExternalStreamAttrName()))
+      setNameFn(arg, name.getValue());
+}
+
+LogicalResult SDFGOp::verify() {
+  if (!getResultTypes().empty())
+    return emitOpError() << "a program has no results; it writes its outputs "
+                            "into its array arguments";
+  if (!isGpuProgram() && getNumStreams() != 0)
+    return emitOpError() << "a CPU program has no stream slots, but declares "
+                         << getNumStreams();
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    if (isa<MemRefType, IntegerType, IndexType, FloatType, StreamType>(type))
+      continue;
+    return emitOpError() << "argument #" << index << " has type " << type
+                         << "; program arguments are arrays (memref), "
+                            "symbols and scalars (integer, index, float) or "
+                            "the external stream (!sdfg.stream)";
+  }
+  return success();
+}
+
+LogicalResult SDFGOp::verifyRegions() {
+  if (isGpuProgram() || isExternal())
+    return success();
+  // A CPU program must not contain GPU work. Kernels (in gpu.module or
+  // gpu.launch bodies) are not reachable from here: only host ops are seen.
+  WalkResult result = getBody().walk([&](Operation *op) {
+    if (!isHostGpuWork(op))
+      return WalkResult::advance();
+    op->emitOpError() << "is GPU work, but program @" << getSymName()
+                      << " targets the CPU";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// CallOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<SDFGOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not reference an sdfg.sdfg program";
+
+  ArrayRef<Type> expected = callee.getArgumentTypes();
+  if (expected.size() != getNumOperands())
+    return emitOpError() << "passes " << getNumOperands()
+                         << " operands, but program @" << getCallee()
+                         << " takes " << expected.size();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getOperandTypes(), expected))) {
+    auto [actual, wanted] = pair;
+    if (actual != wanted)
+      return emitOpError() << "operand #" << index << " has type " << actual
+                           << ", but program @" << getCallee()
+                           << " expects " << wanted;
+  }
+
+  auto caller = (*this)->getParentOfType<SDFGOp>();
+  if (caller && !caller.isGpuProgram() && callee.isGpuProgram())
+    return emitOpError() << "CPU program @" << caller.getSymName()
+                         << " cannot call GPU program @" << getCallee();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InitStreamsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InitStreamsOp::verify() {
+  auto program = dyn_cast_or_null<FunctionOpInterface>((*this)->getParentOp());
+  if (!program || (*this)->getBlock() != &program.getFunctionBody().front())
+    return emitOpError() << "must be in the entry block of a program";
+
+  for (Operation &other : *(*this)->getBlock()) {
+    if (&other == getOperation())
+      break;
+    if (isa<InitStreamsOp>(other))
+      return emitOpError() << "initializes the streams of program @"
+                           << programName(program) << " a second time";
+  }
+
+  auto arg = dyn_cast<BlockArgument>(getExternal());
+  if (!arg || arg.getOwner() != (*this)->getBlock())
+    return emitOpError() << "the external stream must be an argument of "
+                            "program @"
+                         << programName(program);
+
+  int64_t numSlots = getNumStreamSlots(program);
+  int64_t expected = std::max<int64_t>(numSlots, 1);
+  if (static_cast<int64_t>(getSlots().size()) != expected)
+    return emitOpError() << "yields " << getSlots().size()
+                         << " streams, but program @" << programName(program)
+                         << " has " << numSlots << " stream slot"
+                         << (numSlots == 1 ? "" : "s") << " (expected "
+                         << expected << " result" << (expected == 1 ? "" : "s")
+                         << ")";
+
+  for (Value slot : getSlots())
+    for (Operation *user : slot.getUsers())
+      if (user->hasTrait<OpTrait::ReturnLike>() &&
+          user->getParentOp() == program.getOperation())
+        return user->emitOpError()
+               << "returns a stream of program @" << programName(program)
+               << "; streams may not leave their program";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StreamTokenOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StreamTokenOp::verify() {
+  return verifyStreamUse(getOperation(), getStream());
+}
+
+//===----------------------------------------------------------------------===//
+// SyncOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SyncOp::verify() {
+  if (getStreams().empty())
+    return emitOpError() << "needs at least one stream; a device-wide "
+                            "synchronization is never generated";
+  for (Value stream : getStreams())
+    if (failed(verifyStreamUse(getOperation(), stream)))
+      return failure();
+  return success();
+}
+
+namespace {
+/// Merges a sync into the sync right before it: nothing can be enqueued
+/// between the two, so one host wait serves both.
+struct MergeAdjacentSyncs : public OpRewritePattern<SyncOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SyncOp op,
+                                PatternRewriter &rewriter) const override {
+    auto previous = dyn_cast_or_null<SyncOp>(op->getPrevNode());
+    if (!previous)
+      return failure();
+    SmallVector<Value> streams(previous.getStreams());
+    streams.append(op.getStreams().begin(), op.getStreams().end());
+    rewriter.modifyOpInPlace(
+        previous, [&] { previous.getStreamsMutable().assign(streams); });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Drops streams that are already listed (slots of one init op are one
+/// stream).
+struct DropRepeatedStreams : public OpRewritePattern<SyncOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SyncOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> unique;
+    for (Value stream : op.getStreams())
+      if (llvm::none_of(unique,
+                        [&](Value seen) { return isSameStream(seen, stream); }))
+        unique.push_back(stream);
+    if (unique.size() == op.getStreams().size())
+      return failure();
+    rewriter.modifyOpInPlace(op,
+                             [&] { op.getStreamsMutable().assign(unique); });
+    return success();
+  }
+};
+} // namespace
+
+void SyncOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<MergeAdjacentSyncs, DropRepeatedStreams>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  auto inputType = cast<MemRefType>(getInput().getType());
+  auto outputType = cast<MemRefType>(getOutput().getType());
+  if (inputType.getRank() != 1)
+    return emitOpError() << "reduces a 1-D array, but the input has rank "
+                         << inputType.getRank();
+  if (outputType.getRank() != 0)
+    return emitOpError() << "writes a rank-0 array, but the output has rank "
+                         << outputType.getRank();
+  Type elementType = inputType.getElementType();
+  if (elementType != outputType.getElementType())
+    return emitOpError() << "input element type " << elementType
+                         << " differs from output element type "
+                         << outputType.getElementType();
+  if (!isa<FloatType, IntegerType>(elementType))
+    return emitOpError() << "reduces integers or floats, not " << elementType;
+  if (!(*this)->getParentOfType<SDFGOp>())
+    return emitOpError() << "must be inside an sdfg.sdfg program";
+  if (getStream())
+    return verifyStreamUse(getOperation(), getStream());
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOps.cpp.inc"

@@ -1,0 +1,113 @@
+//===- AddExternalGpuStream.cpp - Thread the caller's stream --------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Decides which programs have GPU work (directly or through the programs
+// they call), gives each of them the caller's stream and moves their GPU
+// work onto it. See Passes.td for the contract.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Transforms/StreamThreading.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace sdfg {
+#define GEN_PASS_DEF_ADDEXTERNALGPUSTREAM
+#include "SDFGStream/Transforms/Passes.h.inc"
+} // namespace sdfg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+namespace {
+struct AddExternalGpuStream
+    : public sdfg::impl::AddExternalGpuStreamBase<AddExternalGpuStream> {
+  using AddExternalGpuStreamBase::AddExternalGpuStreamBase;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Returns true if `program` itself enqueues GPU work (library nodes of a
+/// GPU program count: their implementation will).
+static bool hasDirectGpuWork(FunctionOpInterface program) {
+  auto sdfg = dyn_cast<SDFGOp>(program.getOperation());
+  bool gpuNodes = !sdfg || sdfg.isGpuProgram();
+  return program.getFunctionBody()
+      .walk([&](Operation *op) {
+        if (isHostGpuWork(op) ||
+            (gpuNodes && isa<LibraryNodeOpInterface>(op)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+void AddExternalGpuStream::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTableCollection symbolTables;
+
+  // Programs are sdfg.sdfg and func.func ops outside kernel modules.
+  SmallVector<FunctionOpInterface> programs;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (isa<SDFGOp, func::FuncOp>(op)) {
+      programs.push_back(cast<FunctionOpInterface>(op));
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+
+  // GPU work flows from callees to callers: a call to a program with GPU work
+  // (or to a declaration that takes the caller's stream) is GPU work.
+  llvm::SetVector<Operation *> gpuPrograms;
+  DenseMap<Operation *, SmallVector<CallOpInterface>> callsTo;
+  for (FunctionOpInterface program : programs) {
+    if (program.isExternal())
+      continue;
+    if (hasDirectGpuWork(program))
+      gpuPrograms.insert(program);
+    program.getFunctionBody().walk([&](CallOpInterface call) {
+      auto callee = dyn_cast_or_null<FunctionOpInterface>(
+          call.resolveCallableInTable(&symbolTables));
+      if (!callee)
+        return;
+      if (callee.isExternal() && getExternalStreamArgIndex(callee))
+        gpuPrograms.insert(program);
+      callsTo[callee].push_back(call);
+    });
+  }
+  for (unsigned i = 0; i < gpuPrograms.size(); ++i) {
+    for (CallOpInterface call : callsTo.lookup(gpuPrograms[i])) {
+      auto caller = call->getParentOfType<FunctionOpInterface>();
+      if (auto sdfg = dyn_cast<SDFGOp>(caller.getOperation());
+          sdfg && !sdfg.isGpuProgram()) {
+        call->emitOpError()
+            << "calls @" << cast<SymbolOpInterface>(gpuPrograms[i]).getName()
+            << ", which has GPU work, but program @" << sdfg.getSymName()
+            << " targets the CPU";
+        return signalPassFailure();
+      }
+      gpuPrograms.insert(caller);
+    }
+  }
+
+  // Signatures first, so that every call can then see whether its callee
+  // takes the stream.
+  for (Operation *program : gpuPrograms)
+    addExternalStreamArgument(cast<FunctionOpInterface>(program),
+                              argumentName);
+  for (Operation *program : gpuPrograms)
+    if (failed(moveGpuWorkOntoStreams(cast<FunctionOpInterface>(program),
+                                      symbolTables)))
+      return signalPassFailure();
+}

@@ -1,0 +1,68 @@
+//===- MakeSyncCall.cpp - Synchronize a program's streams at return -------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace sdfg {
+#define GEN_PASS_DEF_MAKESYNCCALL
+#include "SDFGStream/Transforms/Passes.h.inc"
+} // namespace sdfg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+namespace {
+struct MakeSyncCall : public sdfg::impl::MakeSyncCallBase<MakeSyncCall> {
+  using MakeSyncCallBase::MakeSyncCallBase;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Returns true if `sync` already synchronizes every stream in `streams`.
+static bool coversAll(SyncOp sync, ArrayRef<Value> streams) {
+  return llvm::all_of(streams, [&](Value stream) {
+    return llvm::any_of(sync.getStreams(), [&](Value synced) {
+      return isSameStream(synced, stream);
+    });
+  });
+}
+
+void MakeSyncCall::runOnOperation() {
+  getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    auto program = dyn_cast<FunctionOpInterface>(op);
+    if (!program)
+      return WalkResult::advance();
+    InitStreamsOp init = getInitStreamsOp(program);
+    if (!init || (program.isPrivate() && !nestedPrograms))
+      return WalkResult::skip();
+
+    // Each distinct stream once: slots that share a stream need one sync.
+    SmallVector<Value> streams;
+    for (Value slot : init.getSlots())
+      if (llvm::none_of(streams,
+                        [&](Value seen) { return isSameStream(seen, slot); }))
+        streams.push_back(slot);
+
+    for (Block &block : program.getFunctionBody()) {
+      Operation *terminator = block.getTerminator();
+      if (!terminator->hasTrait<OpTrait::ReturnLike>())
+        continue;
+      auto previous = dyn_cast_or_null<SyncOp>(terminator->getPrevNode());
+      if (previous && coversAll(previous, streams))
+        continue;
+      OpBuilder builder(terminator);
+      SyncOp::create(builder, terminator->getLoc(), streams);
+    }
+    return WalkResult::skip();
+  });
+}

@@ -1,0 +1,232 @@
+//===- StreamThreading.cpp - Put a program's GPU work on its streams ------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Upstream `gpu-to-llvm` passes an op's async dependency to the runtime as
+// the stream when that dependency is a stream value. So the whole job here is
+// to give every GPU op exactly one async dependency, the token of its slot's
+// stream, and to remove what would otherwise create or destroy streams
+// (`gpu.wait`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Transforms/StreamThreading.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+InitStreamsOp mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
+                                                    StringRef argumentName) {
+  MLIRContext *context = program->getContext();
+  Builder builder(context);
+  BlockArgument external = getExternalStreamArgument(program);
+  if (!external) {
+    unsigned index = program.getNumArguments();
+    NamedAttribute marker(SDFGDialect::getExternalStreamAttrName(),
+                          builder.getStringAttr(argumentName));
+    (void)program.insertArgument(index, StreamType::get(context),
+                                 builder.getDictionaryAttr(marker),
+                                 program.getLoc());
+    external = program.getArgument(index);
+  }
+  if (InitStreamsOp init = getInitStreamsOp(program))
+    return init;
+  int64_t numResults = std::max<int64_t>(getNumStreamSlots(program), 1);
+  OpBuilder atEntry =
+      OpBuilder::atBlockBegin(&program.getFunctionBody().front());
+  SmallVector<Type> slotTypes(numResults, StreamType::get(context));
+  return InitStreamsOp::create(atEntry, program.getLoc(), slotTypes, external);
+}
+
+/// Returns the stream a token stands for when it was made by
+/// `sdfg.stream_token`, directly or through the first dependency of an op
+/// already moved onto a stream.
+static Value getStreamOfToken(Value token) {
+  while (token) {
+    if (auto streamToken = token.getDefiningOp<StreamTokenOp>())
+      return streamToken.getStream();
+    auto producer = token.getDefiningOp<gpu::AsyncOpInterface>();
+    if (!producer || producer.getAsyncDependencies().empty())
+      return {};
+    token = producer.getAsyncDependencies().front();
+  }
+  return {};
+}
+
+/// Returns true if `op` already runs on a stream: its only async dependency
+/// is a stream token and it yields a token.
+static bool isOnStream(gpu::AsyncOpInterface op) {
+  OperandRange deps = op.getAsyncDependencies();
+  return deps.size() == 1 && deps.front().getDefiningOp<StreamTokenOp>() &&
+         op.getAsyncToken();
+}
+
+/// Sets element `index` of the segment sizes `name` in `properties` to
+/// `size`, if the op has such segments.
+static void setSegmentSize(NamedAttrList &properties, StringRef name,
+                           unsigned index, int32_t size) {
+  auto sizes = dyn_cast_or_null<DenseI32ArrayAttr>(properties.get(name));
+  if (!sizes)
+    return;
+  SmallVector<int32_t> updated(sizes.asArrayRef());
+  updated[index] = size;
+  properties.set(name, DenseI32ArrayAttr::get(sizes.getContext(), updated));
+}
+
+/// Rebuilds the async GPU op `op` in async form with `token` as its only
+/// dependency. Works for any op of the `gpu` dialect: their async
+/// dependencies are the leading operands and their token the last result.
+static LogicalResult rebuildOnToken(gpu::AsyncOpInterface asyncOp,
+                                    Value token) {
+  Operation *op = asyncOp.getOperation();
+  OperandRange deps = asyncOp.getAsyncDependencies();
+  if (!deps.empty() && deps.getBeginOperandIndex() != 0)
+    return op->emitOpError()
+           << "has async dependencies that are not its leading operands; "
+              "cannot move it onto a stream";
+  bool hadToken = static_cast<bool>(asyncOp.getAsyncToken());
+  if (hadToken && asyncOp.getAsyncToken() != op->getResults().back())
+    return op->emitOpError() << "has an async token that is not its last "
+                                "result; cannot move it onto a stream";
+
+  MLIRContext *context = op->getContext();
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(token);
+  state.addOperands(op->getOperands().drop_front(deps.size()));
+  state.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
+  NamedAttrList properties;
+  if (auto dict = dyn_cast_or_null<DictionaryAttr>(
+          op->getPropertiesAsAttribute()))
+    properties = NamedAttrList(dict);
+  setSegmentSize(properties, "operandSegmentSizes", 0, 1);
+  SmallVector<Type> resultTypes(op->getResultTypes());
+  if (!hadToken) {
+    resultTypes.push_back(gpu::AsyncTokenType::get(context));
+    if (auto sizes = dyn_cast_or_null<DenseI32ArrayAttr>(
+            properties.get("resultSegmentSizes")))
+      setSegmentSize(properties, "resultSegmentSizes", sizes.size() - 1, 1);
+  }
+  if (!properties.empty())
+    state.propertiesAttr = properties.getDictionary(context);
+  state.addTypes(resultTypes);
+  for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+    state.addRegion();
+
+  OpBuilder builder(op);
+  Operation *rebuilt = builder.create(state);
+  for (auto [from, to] : llvm::zip(op->getRegions(), rebuilt->getRegions()))
+    to.takeBody(from);
+  op->replaceAllUsesWith(rebuilt->getResults().take_front(op->getNumResults()));
+  op->erase();
+  return success();
+}
+
+LogicalResult
+mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
+                                   SymbolTableCollection &symbolTables) {
+  InitStreamsOp init = getInitStreamsOp(program);
+  assert(init && "program has no sdfg.init_streams");
+  ValueRange slots = init.getSlots();
+
+  auto getSlotStream = [&](Operation *op) -> FailureOr<Value> {
+    int64_t slot = getStreamSlot(op);
+    if (slot < 0 || slot >= static_cast<int64_t>(slots.size()))
+      return op->emitOpError()
+             << "runs on stream slot " << slot << ", but the program has "
+             << getNumStreamSlots(program) << " stream slot(s)";
+    return slots[slot];
+  };
+  auto makeToken = [&](Operation *before, Value stream) -> Value {
+    OpBuilder builder(before);
+    return StreamTokenOp::create(builder, before->getLoc(), stream);
+  };
+
+  // Collect first: the rewrites replace ops. Kernel bodies (gpu.launch) are
+  // device code and are not visited; program order is kept so that a wait
+  // sees the ops it waits on already moved.
+  SmallVector<Operation *> work;
+  program.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::AsyncOpInterface, CallOpInterface, LibraryNodeOpInterface>(
+            op))
+      work.push_back(op);
+    return isa<gpu::LaunchOp>(op) ? WalkResult::skip()
+                                  : WalkResult::advance();
+  });
+
+  for (Operation *op : work) {
+    // Calls: pass the stream of the call's slot to callees that take one.
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      auto callee = dyn_cast_or_null<FunctionOpInterface>(
+          call.resolveCallableInTable(&symbolTables));
+      if (!callee || !getExternalStreamArgIndex(callee) ||
+          call.getArgOperands().size() + 1 != callee.getNumArguments())
+        continue;
+      FailureOr<Value> stream = getSlotStream(op);
+      if (failed(stream))
+        return failure();
+      call.getArgOperandsMutable().append(*stream);
+      continue;
+    }
+
+    if (auto node = dyn_cast<LibraryNodeOpInterface>(op)) {
+      if (node.getNodeStream())
+        continue;
+      FailureOr<Value> stream = getSlotStream(op);
+      if (failed(stream))
+        return failure();
+      node.setNodeStream(*stream);
+      continue;
+    }
+
+    auto asyncOp = cast<gpu::AsyncOpInterface>(op);
+    if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
+      // The stream the awaited work runs on: the first dependency's, or the
+      // slot's when the dependencies do not tell (or there are none).
+      Value stream;
+      for (Value dep : wait.getAsyncDependencies())
+        if ((stream = getStreamOfToken(dep)))
+          break;
+      if (!stream) {
+        FailureOr<Value> slotStream = getSlotStream(op);
+        if (failed(slotStream))
+          return failure();
+        stream = *slotStream;
+      }
+      if (Value joined = wait.getAsyncToken()) {
+        // A join of tokens: everything is ordered on the stream already.
+        if (!joined.use_empty())
+          joined.replaceAllUsesWith(makeToken(op, stream));
+      } else {
+        OpBuilder builder(op);
+        SyncOp::create(builder, op->getLoc(), ValueRange{stream});
+      }
+      op->erase();
+      continue;
+    }
+
+    if (isOnStream(asyncOp))
+      continue;
+    // An explicit stream (a leading stream token) wins over the slot, unless
+    // the op names its slot.
+    Value stream;
+    OperandRange deps = asyncOp.getAsyncDependencies();
+    if (!op->hasAttr(SDFGDialect::getStreamSlotAttrName()) && !deps.empty())
+      if (auto token = deps.front().getDefiningOp<StreamTokenOp>())
+        stream = token.getStream();
+    if (!stream) {
+      FailureOr<Value> slotStream = getSlotStream(op);
+      if (failed(slotStream))
+        return failure();
+      stream = *slotStream;
+    }
+    if (failed(rebuildOnToken(asyncOp, makeToken(op, stream))))
+      return failure();
+  }
+  return success();
+}

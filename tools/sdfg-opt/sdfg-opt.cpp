@@ -1,0 +1,33 @@
+//===- sdfg-opt.cpp - The SDFGStream optimizer driver ---------------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// An mlir-opt with the sdfg dialect and SDFGStream passes on top of every
+// upstream dialect, extension and pass, so that inputs can be written,
+// transformed and lowered with one tool.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
+#include "SDFGStream/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::sdfg::registerSDFGStreamTransformsPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::sdfg::SDFGDialect>();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "SDFGStream optimizer driver\n", registry));
+}
