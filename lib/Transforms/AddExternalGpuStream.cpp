@@ -68,7 +68,7 @@ void AddExternalGpuStream::runOnOperation() {
   });
 
   // GPU work flows from callees to callers: a call to a program with GPU work
-  // (or to a declaration that takes the caller's stream) is GPU work.
+  // is GPU work.
   llvm::SetVector<Operation *> gpuPrograms;
   DenseMap<Operation *, SmallVector<CallOpInterface>> callsTo;
   for (FunctionOpInterface program : programs) {
@@ -79,11 +79,8 @@ void AddExternalGpuStream::runOnOperation() {
     program.getFunctionBody().walk([&](CallOpInterface call) {
       auto callee = dyn_cast_or_null<FunctionOpInterface>(
           call.resolveCallableInTable(&symbolTables));
-      if (!callee)
-        return;
-      if (callee.isExternal() && getExternalStreamArgIndex(callee))
-        gpuPrograms.insert(program);
-      callsTo[callee].push_back(call);
+      if (callee)
+        callsTo[callee].push_back(call);
     });
   }
   for (unsigned i = 0; i < gpuPrograms.size(); ++i) {

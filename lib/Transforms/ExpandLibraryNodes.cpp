@@ -50,8 +50,6 @@ ExpandLibraryNodes::getImplementation(LibraryNodeOpInterface node,
   Operation *symbolTableOp = SymbolTable::getNearestSymbolTable(caller);
   SymbolTable &symbolTable = symbolTables.getSymbolTable(symbolTableOp);
   std::string baseName = node.getImplementationName(caller.getTarget());
-  if (stream)
-    baseName += "_on_stream";
   std::string name = baseName;
   for (unsigned suffix = 1;; ++suffix) {
     Operation *existing = symbolTable.lookup(name);

@@ -62,11 +62,13 @@ SmallVector<Value> ReduceOp::getDataOperands() {
 }
 
 std::string ReduceOp::getImplementationName(ProgramTarget target) {
-  std::string types;
-  llvm::raw_string_ostream os(types);
-  os << getInput().getType() << "_" << getOutput().getType();
+  // Nodes that differ only in shape or memory space get the same name; the
+  // expansion then tells them apart by signature.
+  std::string elementType;
+  llvm::raw_string_ostream os(elementType);
+  os << cast<MemRefType>(getInput().getType()).getElementType();
   return ("__sdfg_reduce_" + stringifyReductionKind(getKind()) + "_" +
-          stringifyProgramTarget(target) + "_" + sanitize(types))
+          sanitize(elementType) + "_" + stringifyProgramTarget(target))
       .str();
 }
 

@@ -199,7 +199,8 @@ void SDFGOp::print(OpAsmPrinter &p) {
   function_interface_impl::printFunctionAttributes(
       p, *this,
       {getFunctionTypeAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
-       getTargetAttrName(), getNumStreamsAttrName()});
+       getSymVisibilityAttrName(), getTargetAttrName(),
+       getNumStreamsAttrName()});
   Region &body = getBody();
   if (!body.empty()) {
     p << ' ';

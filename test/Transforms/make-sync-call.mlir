@@ -1,0 +1,71 @@
+// RUN: sdfg-opt %s -split-input-file -make-sync-call | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -make-sync-call='nested-programs=true' | FileCheck %s --check-prefix=NESTED
+// RUN: sdfg-opt %s -split-input-file -make-sync-call -make-sync-call | FileCheck %s --check-prefix=TWICE
+// TWICE-COUNT-3: sdfg.sync
+// TWICE-NOT: sdfg.sync
+
+// Without make-sync-call a call is asynchronous: no sync at exit.
+// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s --check-prefix=ASYNC
+// ASYNC-NOT: sdfg.sync
+
+// Every return of a program that has the stream syncs each distinct stream
+// of its slots once (here: two slots, one stream), never the device.
+// CHECK-LABEL: sdfg.sdfg @two_returns
+// CHECK: %[[SLOTS:.*]]:2 = sdfg.init_streams
+// CHECK: cf.cond_br
+// CHECK: sdfg.sync %[[SLOTS]]#0{{$}}
+// CHECK-NEXT: sdfg.return
+// CHECK: sdfg.sync %[[SLOTS]]#0{{$}}
+// CHECK-NEXT: sdfg.return
+sdfg.sdfg @two_returns(%A: memref<4xf32, 1>, %v: f32, %c: i1, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu, streams = 2) {
+  %slots:2 = sdfg.init_streams %s -> !sdfg.stream, !sdfg.stream
+  %t = sdfg.stream_token %slots#1
+  %done = gpu.memset async [%t] %A, %v : memref<4xf32, 1>, f32
+  cf.cond_br %c, ^a, ^b
+^a:
+  sdfg.return
+^b:
+  sdfg.return
+}
+
+// -----
+
+// func.func works the same way; a private program is only called from
+// programs whose own return syncs the stream, so it is left alone unless
+// nested-programs is set.
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT: sdfg.sync
+// CHECK: return
+// CHECK-LABEL: func.func @entry
+// CHECK: call @helper
+// CHECK-NEXT: sdfg.sync %{{.*}}
+// CHECK-NEXT: return
+// NESTED-LABEL: func.func private @helper
+// NESTED: sdfg.sync
+// NESTED-NEXT: return
+func.func private @helper(%A: memref<4xf32, 1>, %v: f32, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t = sdfg.stream_token %slot
+  %done = gpu.memset async [%t] %A, %v : memref<4xf32, 1>, f32
+  return
+}
+func.func @entry(%A: memref<4xf32, 1>, %v: f32, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  func.call @helper(%A, %v, %slot) : (memref<4xf32, 1>, f32, !sdfg.stream) -> ()
+  return
+}
+
+// -----
+
+// Programs without the stream (CPU programs, functions without GPU work)
+// are not touched.
+// CHECK-LABEL: sdfg.sdfg @cpu
+// CHECK-NOT: sdfg.sync
+// CHECK-LABEL: func.func @plain
+// CHECK-NOT: sdfg.sync
+sdfg.sdfg @cpu(%A: memref<4xf32>) target(cpu) {
+  sdfg.return
+}
+func.func @plain() {
+  return
+}
