@@ -101,8 +101,9 @@ void AddExternalGpuStream::runOnOperation() {
   // Signatures first, so that every call can then see whether its callee
   // takes the stream.
   for (Operation *program : gpuPrograms)
-    addExternalStreamArgument(cast<FunctionOpInterface>(program),
-                              argumentName);
+    if (failed(addExternalStreamArgument(cast<FunctionOpInterface>(program),
+                                         argumentName)))
+      return signalPassFailure();
   for (Operation *program : gpuPrograms)
     if (failed(moveGpuWorkOntoStreams(cast<FunctionOpInterface>(program),
                                       symbolTables)))

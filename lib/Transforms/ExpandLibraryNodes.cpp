@@ -78,8 +78,8 @@ ExpandLibraryNodes::getImplementation(LibraryNodeOpInterface node,
       if (auto attr = caller.getArgAttrOfType<StringAttr>(
               *index, SDFGDialect::getExternalStreamAttrName()))
         argumentName = attr.getValue();
-    addExternalStreamArgument(*implementation, argumentName);
-    if (failed(moveGpuWorkOntoStreams(*implementation, symbolTables)))
+    if (failed(addExternalStreamArgument(*implementation, argumentName)) ||
+        failed(moveGpuWorkOntoStreams(*implementation, symbolTables)))
       return failure();
   }
   return implementation;

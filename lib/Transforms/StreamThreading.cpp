@@ -21,21 +21,38 @@
 using namespace mlir;
 using namespace mlir::sdfg;
 
-InitStreamsOp mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
-                                                    StringRef argumentName) {
+FailureOr<InitStreamsOp>
+mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
+                                      StringRef argumentName) {
   MLIRContext *context = program->getContext();
   Builder builder(context);
+  StringAttr marker = builder.getStringAttr(argumentName);
   BlockArgument external = getExternalStreamArgument(program);
+  InitStreamsOp init = getInitStreamsOp(program);
+
+  if (!external && init) {
+    // Streams initialized by hand from an argument that is not marked: that
+    // argument is the caller's stream, if it is where callers pass it.
+    auto arg = cast<BlockArgument>(init.getExternal());
+    if (arg.getArgNumber() + 1 != program.getNumArguments())
+      return init.emitOpError()
+             << "initializes the streams from argument #" << arg.getArgNumber()
+             << ", but the caller's stream must be the last argument";
+    program.setArgAttr(arg.getArgNumber(),
+                       SDFGDialect::getExternalStreamAttrName(), marker);
+    return init;
+  }
   if (!external) {
     unsigned index = program.getNumArguments();
-    NamedAttribute marker(SDFGDialect::getExternalStreamAttrName(),
-                          builder.getStringAttr(argumentName));
-    (void)program.insertArgument(index, StreamType::get(context),
-                                 builder.getDictionaryAttr(marker),
-                                 program.getLoc());
+    NamedAttribute attr(SDFGDialect::getExternalStreamAttrName(), marker);
+    if (failed(program.insertArgument(index, StreamType::get(context),
+                                      builder.getDictionaryAttr(attr),
+                                      program.getLoc())))
+      return program.emitOpError() << "cannot take the caller's stream as "
+                                      "an argument";
     external = program.getArgument(index);
   }
-  if (InitStreamsOp init = getInitStreamsOp(program))
+  if (init)
     return init;
   int64_t numResults = std::max<int64_t>(getNumStreamSlots(program), 1);
   OpBuilder atEntry =

@@ -295,3 +295,18 @@ sdfg.sdfg @inline_kernel(%A: memref<4xf32, 1>, %v: f32) target(gpu) {
   }
   sdfg.return
 }
+
+// -----
+
+// Streams initialized by hand from the last argument: that argument is the
+// caller's stream; it gets marked and nothing is added.
+// CHECK-LABEL: func.func @hand_written
+// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %{{.*}}: f32, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"}) {
+// CHECK-NEXT: %[[SLOT:.*]] = sdfg.init_streams %[[S]]
+// CHECK-NEXT: %[[T:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.memset async [%[[T]]]
+func.func @hand_written(%A: memref<4xf32, 1>, %v: f32, %s: !sdfg.stream) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  gpu.memset %A, %v : memref<4xf32, 1>, f32
+  return
+}

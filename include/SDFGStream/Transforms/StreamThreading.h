@@ -21,12 +21,13 @@ class SymbolTableCollection;
 namespace sdfg {
 
 /// Gives `program` the caller's stream: appends a `!sdfg.stream` argument
-/// marked `sdfg.external_stream = argumentName` (unless it has one) and an
-/// `sdfg.init_streams` of it at entry (unless it has one). Returns the init
-/// op. Changes only the signature and entry of `program`, so that calls to it
-/// can be rewritten afterwards.
-InitStreamsOp addExternalStreamArgument(FunctionOpInterface program,
-                                        StringRef argumentName);
+/// marked `sdfg.external_stream = argumentName` and an `sdfg.init_streams` of
+/// it at entry, unless it has them. A hand-written init op of an unmarked
+/// last argument gets that argument marked instead. Returns the init op, or
+/// emits an error. Changes only the signature and entry of `program`, so
+/// that calls to it can be rewritten afterwards.
+FailureOr<InitStreamsOp> addExternalStreamArgument(FunctionOpInterface program,
+                                                   StringRef argumentName);
 
 /// Moves all GPU work of `program` (which must have an `sdfg.init_streams`)
 /// onto the streams of its slots: every async `gpu` op gets the stream of
