@@ -11,21 +11,27 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
+#include "SDFGStream/Conversion/Passes.h"
 #include "SDFGStream/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::sdfg::registerSDFGStreamTransformsPasses();
+  mlir::sdfg::registerSDFGStreamConversionPasses();
+  mlir::sdfg::registerLowerToGpuPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::sdfg::SDFGDialect>();
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

@@ -125,4 +125,29 @@ def ExpandLibraryNodes : Pass<"sdfg-expand-library-nodes", "ModuleOp"> {
   ];
 }
 
+def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
+  let summary = "Prove that lowered code only uses the caller's stream";
+  let description = [{
+    A lint over LLVM-dialect host code (the output of `sdfg-lower-to-cuda`,
+    `sdfg-lower-to-rocm`, or upstream's `gpu-to-llvm`). It reports, at the
+    location of the offending op, every
+
+    * call that creates or destroys a stream (`mgpuStreamCreate`,
+      `mgpuStreamDestroy`, `cudaStreamCreate*`, `cuStreamDestroy*`,
+      `hipStreamCreate*`, ...);
+    * call that synchronizes the whole device or context
+      (`cudaDeviceSynchronize`, `cuCtxSynchronize`, `hipDeviceSynchronize`,
+      ...);
+    * GPU runtime call (`mgpuLaunchKernel`, `mgpuMemcpy`, `mgpuMemAlloc`,
+      `mgpuStreamSynchronize`, ...) or `gpu.launch_func` whose stream is a
+      null or constant pointer, and every `gpu.launch_func` without a
+      stream (its translation creates, synchronizes and destroys one);
+    * event call made on something that is not an event
+      (`mgpuEventSynchronize` / `mgpuEventDestroy` of a stream: upstream's
+      lowering of `gpu.wait` on a stream it did not create).
+
+    Both lowering pipelines run it last.
+  }];
+}
+
 #endif // SDFGSTREAM_TRANSFORMS_PASSES_TD

@@ -13,6 +13,7 @@
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -99,7 +100,8 @@ LogicalResult SDFGDialect::verifyRegionArgAttribute(Operation *op,
   ArrayRef<Type> argTypes = program.getArgumentTypes();
   if (argIndex >= argTypes.size())
     return success(); // Reported by the function interface itself.
-  if (!isa<StreamType>(argTypes[argIndex]))
+  // Once lowered to the LLVM dialect the stream is a plain pointer.
+  if (!isa<StreamType, LLVM::LLVMPointerType>(argTypes[argIndex]))
     return op->emitOpError()
            << "external stream argument #" << argIndex << " has type "
            << argTypes[argIndex] << ", expected '!sdfg.stream'";

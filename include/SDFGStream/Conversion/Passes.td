@@ -1,0 +1,69 @@
+//===- Passes.td - SDFGStream conversion passes ------------*- tablegen -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_CONVERSION_PASSES_TD
+#define SDFGSTREAM_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
+  let summary = "Turn sdfg.sdfg programs into functions with a C entry point";
+  let description = [{
+    Rewrites every `sdfg.sdfg` into a `func.func` of the same name that
+    returns an `i32` status: 0, or the error code of the first GPU operation
+    of the call that failed. `sdfg.call` becomes `func.call` (its status is
+    ignored: a failure inside the nested program is still the caller's
+    status) and `sdfg.return` returns the status.
+
+    A program that takes the caller's stream brackets its body with the
+    runtime's `sdfgrtBeginCall()` / `sdfgrtEndCall()`, which collect that
+    status; a program without GPU work returns 0 and needs no runtime.
+    Public programs get `llvm.emit_c_interface`, so the compiled object
+    exports `_mlir_ciface_<name>(...)`: memrefs as pointers to strided
+    memref descriptors, symbols and scalars by value, the stream last as
+    `void *`.
+
+    Example: `sdfg.sdfg @p(%A: memref<4xf32>, %s: !sdfg.stream {...})`
+    becomes `func.func @p(%A: memref<4xf32>, %s: !sdfg.stream {...}) -> i32
+    attributes {llvm.emit_c_interface}`.
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
+def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
+  let summary = "Lower host code to LLVM, every GPU op on the caller's stream";
+  let description = [{
+    Lowers the host side of programs that went through
+    `add-external-gpu-stream` and `convert-sdfg-to-func` to the LLVM
+    dialect, in one conversion:
+
+    * `!sdfg.stream` becomes `!llvm.ptr` (`void *`); `sdfg.init_streams`
+      and `sdfg.stream_token` become that pointer, so every upstream `gpu`
+      op's single async dependency *is* the caller's stream, and the
+      upstream `gpu-to-llvm` patterns pass it to `mgpuMemAlloc`,
+      `mgpuMemFree`, `mgpuMemcpy`, `mgpuMemset32/16` and to the
+      `gpu.launch_func` async object (which the translation passes to
+      `mgpuLaunchKernel`);
+    * `sdfg.sync` becomes `mgpuStreamSynchronize(stream)`;
+    * 8-bit `gpu.memset` becomes `sdfgrtMemset8` (upstream has no lowering);
+    * before every GPU operation, `sdfgrtSetLocation` records the op's
+      source location for the runtime's error message;
+    * `func`, `arith`, `cf`, `memref`, `index`, `math`, `ub` (and any
+      dialect with a `ConvertToLLVMPatternInterface`) lower as usual; GPU
+      memory spaces are plain pointers on the host.
+
+    A GPU op that is not on a stream (one that upstream would lower by
+    creating, synchronizing or destroying a stream) is an error, as is any
+    `gpu` op left over: nothing is left silently unconverted.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+#endif // SDFGSTREAM_CONVERSION_PASSES_TD

@@ -1,0 +1,124 @@
+//===- ConvertSDFGToFunc.cpp - Programs to functions with a status --------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Conversion/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace sdfg {
+#define GEN_PASS_DEF_CONVERTSDFGTOFUNC
+#include "SDFGStream/Conversion/Passes.h.inc"
+} // namespace sdfg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+/// Runtime entry points that bracket a program call.
+static constexpr StringLiteral kBeginCall = "sdfgrtBeginCall";
+static constexpr StringLiteral kEndCall = "sdfgrtEndCall";
+
+namespace {
+struct ConvertSDFGToFunc
+    : public sdfg::impl::ConvertSDFGToFuncBase<ConvertSDFGToFunc> {
+  using ConvertSDFGToFuncBase::ConvertSDFGToFuncBase;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Declares `name` as a private function of `type` in `module` unless it
+/// exists.
+static void declareRuntimeFunction(ModuleOp module, StringRef name,
+                                   FunctionType type) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto function = func::FuncOp::create(builder, module.getLoc(), name, type);
+  function.setPrivate();
+}
+
+/// Replaces `program` by a func.func that returns the call's status.
+static void convertProgram(SDFGOp program) {
+  MLIRContext *context = program.getContext();
+  OpBuilder builder(program);
+  Type i32 = builder.getI32Type();
+  bool usesRuntime = static_cast<bool>(getInitStreamsOp(program));
+
+  auto function = func::FuncOp::create(
+      builder, program.getLoc(), program.getSymName(),
+      builder.getFunctionType(program.getArgumentTypes(), {i32}));
+  function.setVisibility(program.getVisibility());
+  if (ArrayAttr argAttrs = program.getArgAttrsAttr())
+    function.setArgAttrsAttr(argAttrs);
+  // Discardable attributes (everything but the program's own fields).
+  for (NamedAttribute attr : program->getDiscardableAttrs())
+    function->setAttr(attr.getName(), attr.getValue());
+  // The slots stay declared, so that the init op still verifies.
+  function->setAttr(SDFGDialect::getNumStreamsAttrName(),
+                    builder.getI64IntegerAttr(program.getNumStreams()));
+  if (program.isPublic())
+    function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      UnitAttr::get(context));
+  function.getBody().takeBody(program.getBody());
+
+  if (!function.isExternal()) {
+    if (usesRuntime) {
+      builder.setInsertionPointToStart(&function.getBody().front());
+      func::CallOp::create(builder, program.getLoc(), kBeginCall, TypeRange{});
+    }
+    SmallVector<ReturnOp> returns;
+    function.walk([&](ReturnOp op) { returns.push_back(op); });
+    for (ReturnOp op : returns) {
+      builder.setInsertionPoint(op);
+      Value status =
+          usesRuntime
+              ? func::CallOp::create(builder, op.getLoc(), kEndCall, {i32})
+                    .getResult(0)
+              : arith::ConstantIntOp::create(builder, op.getLoc(), i32, 0)
+                    .getResult();
+      func::ReturnOp::create(builder, op.getLoc(), status);
+      op.erase();
+    }
+  }
+  program.erase();
+}
+
+void ConvertSDFGToFunc::runOnOperation() {
+  SmallVector<SDFGOp> programs;
+  SmallVector<CallOp> calls;
+  getOperation().walk([&](Operation *op) {
+    if (auto program = dyn_cast<SDFGOp>(op))
+      programs.push_back(program);
+    else if (auto call = dyn_cast<CallOp>(op))
+      calls.push_back(call);
+  });
+  if (programs.empty())
+    return;
+
+  Type i32 = IntegerType::get(&getContext(), 32);
+  for (CallOp call : calls) {
+    OpBuilder builder(call);
+    auto converted = func::CallOp::create(builder, call.getLoc(),
+                                          call.getCallee(), TypeRange{i32},
+                                          call.getOperands());
+    converted->setDiscardableAttrs(call->getDiscardableAttrDictionary());
+    call.erase();
+  }
+
+  Builder builder(&getContext());
+  for (SDFGOp program : programs) {
+    if (getInitStreamsOp(program)) {
+      auto parent = program->getParentOfType<ModuleOp>();
+      declareRuntimeFunction(parent, kBeginCall,
+                             builder.getFunctionType({}, {}));
+      declareRuntimeFunction(parent, kEndCall,
+                             builder.getFunctionType({}, {i32}));
+    }
+    convertProgram(program);
+  }
+}

@@ -1,0 +1,244 @@
+//===- ConvertSDFGToLLVM.cpp - Host code to LLVM on the caller's stream ---===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Upstream gpu-to-llvm passes an op's single async dependency to the runtime
+// as the stream. add-external-gpu-stream made that dependency the caller's
+// stream, so this pass only has to make `!sdfg.stream` an `!llvm.ptr`, turn
+// the stream ops into that pointer, and refuse everything that upstream
+// would lower by inventing a stream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace sdfg {
+#define GEN_PASS_DEF_CONVERTSDFGTOLLVM
+#include "SDFGStream/Conversion/Passes.h.inc"
+} // namespace sdfg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+namespace {
+struct ConvertSDFGToLLVM
+    : public sdfg::impl::ConvertSDFGToLLVMBase<ConvertSDFGToLLVM> {
+  using ConvertSDFGToLLVMBase::ConvertSDFGToLLVMBase;
+  void runOnOperation() override;
+};
+
+/// `sdfg.init_streams`: every slot is the caller's stream pointer.
+struct InitStreamsLowering : public ConvertOpToLLVMPattern<InitStreamsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(InitStreamsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> slots(op.getSlots().size(), adaptor.getExternal());
+    rewriter.replaceOp(op, slots);
+    return success();
+  }
+};
+
+/// `sdfg.stream_token`: the token is the stream pointer itself, which is
+/// what upstream's gpu patterns take as the stream.
+struct StreamTokenLowering : public ConvertOpToLLVMPattern<StreamTokenOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(StreamTokenOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getStream());
+    return success();
+  }
+};
+
+/// Emits `name(args)` returning nothing, declaring `name` on first use.
+static LogicalResult emitRuntimeCall(ConversionPatternRewriter &rewriter,
+                                     Operation *op, StringRef name,
+                                     ValueRange args) {
+  SmallVector<Type> argTypes(args.getTypes());
+  FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
+      rewriter, op->getParentOfType<ModuleOp>(), name, argTypes,
+      LLVM::LLVMVoidType::get(op->getContext()));
+  if (failed(callee))
+    return op->emitOpError() << "cannot declare runtime function " << name;
+  LLVM::CallOp::create(rewriter, op->getLoc(), *callee, args);
+  return success();
+}
+
+/// `sdfg.sync`: synchronize each stream (never the device).
+struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(SyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Value stream : adaptor.getStreams())
+      if (failed(emitRuntimeCall(rewriter, op, "mgpuStreamSynchronize",
+                                 stream)))
+        return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// 8-bit `gpu.memset`, which upstream does not lower, on the op's stream.
+struct Memset8Lowering : public ConvertOpToLLVMPattern<gpu::MemsetOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::MemsetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type valueType = op.getValue().getType();
+    if (!valueType.isIntOrFloat() || valueType.getIntOrFloatBitWidth() != 8 ||
+        adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
+      return rewriter.notifyMatchFailure(op, "not an async 8-bit memset");
+    auto memrefType = cast<MemRefType>(op.getDst().getType());
+    if (!memrefType.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "non-identity layout");
+    Location loc = op.getLoc();
+    MemRefDescriptor descriptor(adaptor.getDst());
+    Value dst = descriptor.alignedPtr(rewriter, loc);
+    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    if (dst.getType() != ptrType)
+      dst = LLVM::AddrSpaceCastOp::create(rewriter, loc, ptrType, dst);
+    Value count = createIndexAttrConstant(rewriter, loc, getIndexType(), 1);
+    for (int64_t dim = 0, rank = memrefType.getRank(); dim < rank; ++dim)
+      count = LLVM::MulOp::create(rewriter, loc, count,
+                                  descriptor.size(rewriter, loc, dim));
+    Value value = LLVM::BitcastOp::create(rewriter, loc, rewriter.getI8Type(),
+                                          adaptor.getValue());
+    Value stream = adaptor.getAsyncDependencies().front();
+    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtMemset8",
+                               {dst, value, count, stream})))
+      return failure();
+    rewriter.replaceOp(op, stream);
+    return success();
+  }
+
+};
+} // namespace
+
+/// Checks that every GPU op on the host runs on a stream the way upstream's
+/// patterns honour: async, with the stream token as its one dependency.
+/// Upstream would lower anything else by creating a stream (or treating the
+/// caller's stream as an event), so it is rejected here, with the reason.
+static LogicalResult verifyOnStream(Operation *op) {
+  if (isa<gpu::WaitOp>(op))
+    return op->emitOpError()
+           << "would synchronize or destroy a stream when lowered; run "
+              "add-external-gpu-stream first (it turns waits into "
+              "sdfg.sync)";
+  auto asyncOp = dyn_cast<gpu::AsyncOpInterface>(op);
+  if (!asyncOp)
+    return success();
+  if (isa<gpu::LaunchOp>(op))
+    return op->emitOpError() << "must be outlined (gpu-kernel-outlining) "
+                                "before lowering";
+  if (asyncOp.getAsyncDependencies().size() != 1 || !asyncOp.getAsyncToken())
+    return op->emitOpError()
+           << "is not on a stream (it needs exactly one async dependency, "
+              "the stream, and an async token); run add-external-gpu-stream "
+              "first";
+  if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
+    Type type = memset.getValue().getType();
+    unsigned width = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0;
+    if (width != 8 && width != 16 && width != 32)
+      return op->emitOpError() << "sets " << type
+                               << " values; only 8-, 16- and 32-bit values "
+                                  "can be set on a stream";
+  }
+  return success();
+}
+
+/// Records each GPU op's source location with the runtime right before it
+/// runs, so that a failure names the op.
+static void recordLocations(ModuleOp module) {
+  unsigned counter = 0;
+  module.walk([&](Operation *op) {
+    if (!isa<gpu::AsyncOpInterface, SyncOp>(op) ||
+        op->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    op->getLoc().print(os);
+    OpBuilder builder(op);
+    Value location = LLVM::createGlobalString(
+        op->getLoc(), builder, ("__sdfgrt_loc_" + Twine(counter++)).str(),
+        StringRef(text.c_str(), text.size() + 1), LLVM::Linkage::Private);
+    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
+        builder, module, "sdfgrtSetLocation",
+        {LLVM::LLVMPointerType::get(module.getContext())},
+        LLVM::LLVMVoidType::get(module.getContext()));
+    if (succeeded(callee))
+      LLVM::CallOp::create(builder, op->getLoc(), *callee, location);
+  });
+}
+
+void ConvertSDFGToLLVM::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *context = &getContext();
+
+  // Host GPU ops only; kernels are lowered separately.
+  WalkResult checked = module.walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    return failed(verifyOnStream(op)) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+  });
+  if (checked.wasInterrupted())
+    return signalPassFailure();
+  recordLocations(module);
+
+  LowerToLLVMOptions options(context);
+  LLVMTypeConverter converter(context, options);
+  converter.addConversion([](StreamType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+  // On the host a GPU buffer is a plain pointer; kernels keep their address
+  // spaces (the NVVM/ROCDL lowering maps them).
+  populateGpuMemorySpaceAttributeConversions(
+      converter, [](gpu::AddressSpace) -> unsigned { return 0; });
+
+  RewritePatternSet patterns(context);
+  LLVMConversionTarget target(*context);
+  target.addIllegalDialect<SDFGDialect, gpu::GPUDialect>();
+  target.addLegalOp<gpu::GPUModuleOp, gpu::BinaryOp>();
+  target.addDynamicallyLegalOp<gpu::LaunchFuncOp>(
+      [&](gpu::LaunchFuncOp op) { return converter.isLegal(op); });
+
+  // Other dialects that know how to lower themselves (a user's, say).
+  for (Dialect *dialect : context->getLoadedDialects())
+    if (auto *iface = dyn_cast<ConvertToLLVMPatternInterface>(dialect))
+      iface->populateConvertToLLVMConversionPatterns(target, converter,
+                                                     patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFuncToLLVMConversionPatterns(converter, patterns);
+  index::populateIndexToLLVMConversionPatterns(converter, patterns);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+  ub::populateUBToLLVMConversionPatterns(converter, patterns);
+  populateGpuToLLVMConversionPatterns(converter, patterns);
+  patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
+               Memset8Lowering>(converter);
+
+  if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    signalPassFailure();
+}
