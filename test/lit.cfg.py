@@ -25,3 +25,17 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(("%sdfgstream_src_root", config.sdfgstream_src_root))
 config.substitutions.append(("%mlir_obj_root", config.mlir_obj_dir))
+
+# Kernel toolchains. PTX and AMDGCN assembly need nothing beyond LLVM; cubin
+# and fatbin need CUDA's ptxas, hsaco needs ROCm device bitcode and ld.lld.
+config.substitutions.append(("%rocm_toolkit", "/usr/lib/x86_64-linux-gnu"))
+cuda_bin = "/usr/local/cuda/bin"
+if os.path.exists(os.path.join(cuda_bin, "ptxas")):
+    config.available_features.add("ptxas")
+    llvm_config.with_environment("PATH", cuda_bin, append_path=True)
+rocm_bitcode = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+ld_lld = os.path.join(config.llvm_tools_dir, "ld.lld")
+if os.path.isdir(rocm_bitcode) and os.path.exists(ld_lld):
+    config.available_features.add("rocm-toolkit")
+config.substitutions.append(("%rocm_bitcode", rocm_bitcode))
+config.substitutions.append(("%ld_lld", ld_lld))

@@ -177,7 +177,11 @@ static void recordLocations(ModuleOp module) {
       return;
     std::string text;
     llvm::raw_string_ostream os(text);
-    op->getLoc().print(os);
+    if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+      os << fileLoc.getFilename().getValue() << ':' << fileLoc.getLine()
+         << ':' << fileLoc.getColumn();
+    else
+      op->getLoc().print(os);
     OpBuilder builder(op);
     Value location = LLVM::createGlobalString(
         op->getLoc(), builder, ("__sdfgrt_loc_" + Twine(counter++)).str(),

@@ -1,0 +1,42 @@
+// RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-llvm -verify-diagnostics
+
+// Anything upstream would lower by inventing a stream is refused, with the
+// reason, instead of being lowered (or silently left behind).
+
+func.func @not_on_stream(%D: memref<16xf32, 1>, %H: memref<16xf32>) {
+  // expected-error @+1 {{'gpu.memcpy' op is not on a stream (it needs exactly one async dependency, the stream, and an async token); run add-external-gpu-stream first}}
+  gpu.memcpy %D, %H : memref<16xf32, 1>, memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @wait() {
+  // expected-error @+1 {{'gpu.wait' op would synchronize or destroy a stream when lowered; run add-external-gpu-stream first (it turns waits into sdfg.sync)}}
+  %0 = gpu.wait async
+  return
+}
+
+// -----
+
+func.func @wide_memset(%D: memref<16xf64>, %v: f64, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t = sdfg.stream_token %slot
+  // expected-error @+1 {{'gpu.memset' op sets 'f64' values; only 8-, 16- and 32-bit values can be set on a stream}}
+  %0 = gpu.memset async [%t] %D, %v : memref<16xf64>, f64
+  return
+}
+
+// -----
+
+func.func @inline_kernel(%s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t = sdfg.stream_token %slot
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'gpu.launch' op must be outlined (gpu-kernel-outlining) before lowering}}
+  %0 = gpu.launch async [%t] blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    gpu.terminator
+  }
+  return
+}
