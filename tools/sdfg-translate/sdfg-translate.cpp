@@ -1,0 +1,22 @@
+//===- sdfg-translate.cpp - The SDFGStream translation driver -------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// mlir-translate plus `--sdfg-to-c-header`, which writes the C declarations
+// of the programs an ahead-of-time build exports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Target/CHeader.h"
+
+#include "mlir/InitAllTranslations.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllTranslations();
+  mlir::sdfg::registerToCHeaderTranslation();
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "SDFGStream translation driver"));
+}
