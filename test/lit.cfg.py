@@ -12,7 +12,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sdfgstream_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
+                   "programs.mlir", "sync-call.mlir"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -39,3 +40,16 @@ if os.path.isdir(rocm_bitcode) and os.path.exists(ld_lld):
     config.available_features.add("rocm-toolkit")
 config.substitutions.append(("%rocm_bitcode", rocm_bitcode))
 config.substitutions.append(("%ld_lld", ld_lld))
+
+# GPU tests: `cuda` only where the probe finds a usable CUDA device.
+import subprocess
+probe = os.path.join(config.sdfgstream_tools_dir, "sdfg-cuda-probe")
+try:
+    found = subprocess.run([probe], capture_output=True, text=True, timeout=60)
+    if found.returncode == 0:
+        config.available_features.add("cuda")
+    lit_config.note("CUDA probe: " + found.stdout.strip())
+except OSError as error:
+    lit_config.note("CUDA probe did not run: %s" % error)
+config.substitutions.append(
+    ("%sdfg_gpu_tests", os.path.join(config.sdfgstream_tools_dir, "sdfg-gpu-tests")))

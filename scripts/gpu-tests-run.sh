@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the GPU tests (test/GPU, REQUIRES: cuda) on the GPU machine, from the
+# files scripts/gpu-tests-build.sh staged in .device/. Writes the full log to
+# $OUT/gpu-tests.log (or ./gpu-tests.log) and ends with
+# "N passed, N failed, N skipped".
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+log="${OUT:-$root}/gpu-tests.log"
+obj="$root/.device/obj"
+
+# A lit site configuration for this machine's paths.
+mkdir -p "$obj/test/GPU"
+cat > "$obj/test/lit.site.cfg.py" <<CFG
+config.llvm_tools_dir = "/nonexistent"
+config.mlir_obj_dir = "$obj"
+config.sdfgstream_obj_root = "$obj"
+config.sdfgstream_tools_dir = "$root/.device/bin"
+config.sdfgstream_src_root = "$root"
+import lit.llvm
+lit.llvm.initialize(lit_config, config)
+lit_config.load_config(config, "$root/test/lit.cfg.py")
+CFG
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  nvcc --version 2>/dev/null | tail -1
+  PYTHONPATH="$root/.device" python3 -m lit.main -a -v \
+    --xunit-xml-output="$obj/gpu-results.xml" "$obj/test/GPU"
+  echo "lit exit status: $?" > "$obj/lit-status"
+} 2>&1 | tee "$log"
+
+status=$(grep -o '[0-9]*' "$obj/lit-status" 2>/dev/null || echo 1)
+python3 "$root/scripts/lit-summary.py" "$obj/gpu-results.xml" "$status" | tee -a "$log"
+exit "${PIPESTATUS[0]}"

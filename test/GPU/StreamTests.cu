@@ -1,0 +1,437 @@
+//===- StreamTests.cu - Compiled programs on the caller's stream ----------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs programs compiled ahead of time (programs.mlir, sync-call.mlir) on an
+// NVIDIA GPU and checks each claim of the lowering and the runtime; every
+// test fails if its claim is false. lit runs one test per process
+// (test/GPU/*.test, REQUIRES: cuda).
+//
+//===----------------------------------------------------------------------===//
+
+#include "programs.h"
+#include "sync-call.h"
+
+#include "SDFGStream/Runtime/SDFGRuntime.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <vector>
+
+#define CHECK_CUDA(call)                                                       \
+  do {                                                                         \
+    cudaError_t error_ = (call);                                               \
+    ASSERT_EQ(error_, cudaSuccess) << #call << ": " << cudaGetErrorString(error_); \
+  } while (0)
+
+#define CHECK_CUPTI(call)                                                      \
+  do {                                                                         \
+    CUptiResult result_ = (call);                                              \
+    ASSERT_EQ(result_, CUPTI_SUCCESS) << #call;                                \
+  } while (0)
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+/// Spins for `nanoseconds` of GPU time, then copies src to dst (which may be
+/// pinned host memory): work that the program must wait for on the stream.
+__global__ void spinThenCopy(unsigned long long nanoseconds, const float *src,
+                             float *dst, int64_t n) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < nanoseconds);
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    dst[i] = src[i];
+}
+
+void spin(cudaStream_t stream, double milliseconds, const float *src = nullptr,
+          float *dst = nullptr, int64_t n = 0) {
+  spinThenCopy<<<n ? 256 : 1, 256, 0, stream>>>(
+      (unsigned long long)(milliseconds * 1e6), src, dst, n);
+}
+
+/// A pinned host vector viewed as a rank-1 memref descriptor.
+struct PinnedArray {
+  explicit PinnedArray(int64_t n) : n(n) {
+    if (cudaMallocHost(&data, std::max<int64_t>(n, 1) * sizeof(float)) !=
+        cudaSuccess)
+      data = nullptr;
+    descriptor = {data, data, 0, {n}, {1}};
+  }
+  ~PinnedArray() { cudaFreeHost(data); }
+  float *data = nullptr;
+  int64_t n;
+  sdfg_memref_1d_float descriptor;
+};
+
+/// Runs @pipeline on `stream`: out = 3 * in + 6.
+int32_t runPipeline(PinnedArray &in, PinnedArray &out, cudaStream_t stream) {
+  return pipeline(&in.descriptor, &out.descriptor, in.n, stream);
+}
+
+//===----------------------------------------------------------------------===//
+// CUPTI: which stream did each kernel, copy and memset run on?
+//===----------------------------------------------------------------------===//
+
+struct ActivityRecord {
+  const char *kind;
+  uint32_t streamId;
+};
+std::mutex activityMutex;
+std::vector<ActivityRecord> activities;
+
+void CUPTIAPI bufferRequested(uint8_t **buffer, size_t *size,
+                              size_t *maxNumRecords) {
+  *size = 1 << 20;
+  *buffer = static_cast<uint8_t *>(aligned_alloc(8, *size));
+  *maxNumRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *buffer, size_t,
+                              size_t validSize) {
+  CUpti_Activity *record = nullptr;
+  std::lock_guard<std::mutex> lock(activityMutex);
+  while (cuptiActivityGetNextRecord(buffer, validSize, &record) ==
+         CUPTI_SUCCESS) {
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+      activities.push_back(
+          {"kernel", reinterpret_cast<CUpti_ActivityKernel10 *>(record)->streamId});
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      activities.push_back(
+          {"memcpy", reinterpret_cast<CUpti_ActivityMemcpy6 *>(record)->streamId});
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      activities.push_back(
+          {"memset", reinterpret_cast<CUpti_ActivityMemset4 *>(record)->streamId});
+      break;
+    default:
+      break;
+    }
+  }
+  free(buffer);
+}
+
+/// Records the kernels, copies and memsets of `body` and returns them.
+template <typename Body> std::vector<ActivityRecord> recordActivities(Body body) {
+  activities.clear();
+  cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
+  body();
+  cudaDeviceSynchronize(); // The test's own sync, after the calls.
+  cuptiActivityFlushAll(1);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
+  std::lock_guard<std::mutex> lock(activityMutex);
+  return activities;
+}
+
+uint32_t cuptiStreamId(cudaStream_t stream) {
+  CUcontext context = nullptr;
+  cuCtxGetCurrent(&context);
+  uint32_t id = 0;
+  cuptiGetStreamIdEx(context, reinterpret_cast<CUstream>(stream),
+                     /*perThreadStream=*/0, &id);
+  return id;
+}
+
+/// Checks that `records` hold exactly the pipeline's 3 kernels, 3 copies and
+/// 1 memset, all on the stream with CUPTI id `streamId`.
+void expectPipelineOn(const std::vector<ActivityRecord> &records,
+                      uint32_t streamId) {
+  int kernels = 0, copies = 0, memsets = 0;
+  for (const ActivityRecord &record : records) {
+    EXPECT_EQ(record.streamId, streamId)
+        << record.kind << " ran on stream " << record.streamId;
+    kernels += !strcmp(record.kind, "kernel");
+    copies += !strcmp(record.kind, "memcpy");
+    memsets += !strcmp(record.kind, "memset");
+  }
+  EXPECT_EQ(kernels, 3);
+  EXPECT_EQ(copies, 3);
+  EXPECT_EQ(memsets, 1);
+}
+
+void fillRandom(PinnedArray &array, std::mt19937 &rng) {
+  // Small integers: every intermediate of 3x + 6 is exact in float.
+  std::uniform_int_distribution<int> value(-1000, 1000);
+  for (int64_t i = 0; i < array.n; ++i)
+    array.data[i] = float(value(rng));
+}
+
+int64_t countWrong(const std::vector<float> &in, const PinnedArray &out) {
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < out.n; ++i)
+    wrong += out.data[i] != 3.0f * in[i] + 6.0f;
+  return wrong;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// a. Ordering: everything runs on the caller's stream, after its earlier work.
+//===----------------------------------------------------------------------===//
+
+TEST(Stream, OrderedAfterCallersWork) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::mt19937 rng(2026);
+  std::uniform_int_distribution<int64_t> size(1, 1 << 20);
+  std::vector<double> callMs;
+  int64_t wrongRuns = 0;
+  for (int rep = 0; rep < 100; ++rep) {
+    int64_t n = size(rng);
+    PinnedArray source(n), in(n), out(n);
+    ASSERT_TRUE(source.data && in.data && out.data);
+    fillRandom(source, rng);
+    std::fill(in.data, in.data + n, -7.0f);  // Stale input...
+    std::fill(out.data, out.data + n, 0.0f);
+    std::vector<float> expected(source.data, source.data + n);
+    // ...replaced only after ~50 ms of GPU time on the caller's stream.
+    spin(stream, 50, source.data, in.data, n);
+    Clock::time_point start = Clock::now();
+    ASSERT_EQ(runPipeline(in, out, stream), 0) << sdfgrtGetLastError();
+    callMs.push_back(millisecondsSince(start));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    int64_t wrong = countWrong(expected, out);
+    wrongRuns += wrong != 0;
+    EXPECT_EQ(wrong, 0) << "repetition " << rep << ", n = " << n;
+  }
+  std::sort(callMs.begin(), callMs.end());
+  printf("RESULT ordering: 100 runs, %lld wrong; host time per call: median "
+         "%.3f ms, p10 %.3f ms, p90 %.3f ms\n",
+         (long long)wrongRuns, callMs[50], callMs[10], callMs[90]);
+  // The calls only enqueue: none waited for the 50 ms of spinning.
+  EXPECT_LT(callMs[50], 25.0);
+  cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// b. CUPTI: every kernel, copy and memset carries the caller's stream id.
+//===----------------------------------------------------------------------===//
+
+TEST(Stream, CuptiSeesOnlyTheCallersStream) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  PinnedArray in(4096), out(4096);
+  std::mt19937 rng(7);
+  fillRandom(in, rng);
+  std::vector<float> expected(in.data, in.data + in.n);
+  std::vector<ActivityRecord> records = recordActivities(
+      [&] { EXPECT_EQ(runPipeline(in, out, stream), 0); });
+  uint32_t id = cuptiStreamId(stream);
+  expectPipelineOn(records, id);
+  EXPECT_EQ(countWrong(expected, out), 0);
+  printf("RESULT cupti: %zu activity records, all on stream id %u\n",
+         records.size(), id);
+  cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// c. Async calls return at once; sync calls wait for their own stream only.
+//===----------------------------------------------------------------------===//
+
+TEST(Stream, AsyncAndSyncCallsIgnoreOtherStreams) {
+  cudaStream_t mine, other;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&mine, cudaStreamNonBlocking));
+  CHECK_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  PinnedArray in(1 << 16), out(1 << 16);
+  std::mt19937 rng(3);
+  fillRandom(in, rng);
+  std::vector<float> expected(in.data, in.data + in.n);
+  // Warm up: load the kernels once.
+  ASSERT_EQ(runPipeline(in, out, mine), 0);
+  CHECK_CUDA(cudaStreamSynchronize(mine));
+
+  spin(other, 20);
+  Clock::time_point start = Clock::now();
+  ASSERT_EQ(runPipeline(in, out, mine), 0);
+  double asyncMs = millisecondsSince(start);
+  EXPECT_EQ(cudaStreamQuery(other), cudaErrorNotReady)
+      << "the unrelated kernel finished before the async call returned";
+  CHECK_CUDA(cudaStreamSynchronize(mine));
+  EXPECT_EQ(countWrong(expected, out), 0);
+  CHECK_CUDA(cudaStreamSynchronize(other));
+
+  float *device = nullptr;
+  CHECK_CUDA(cudaMalloc(&device, out.n * sizeof(float)));
+  sdfg_memref_1d_float deviceView = {device, device, 0, {out.n}, {1}};
+  spin(other, 20);
+  start = Clock::now();
+  ASSERT_EQ(fill_sync(&deviceView, &out.descriptor, 42.0f, mine), 0);
+  double syncMs = millisecondsSince(start);
+  // Returned with its own work done, while the other stream still runs.
+  EXPECT_EQ(cudaStreamQuery(mine), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(other), cudaErrorNotReady)
+      << "the sync call waited for the unrelated kernel";
+  EXPECT_TRUE(std::all_of(out.data, out.data + out.n,
+                          [](float v) { return v == 42.0f; }));
+  EXPECT_LT(syncMs, 10.0);
+  printf("RESULT async/sync: async call %.3f ms, sync call %.3f ms, while a "
+         "20 ms kernel ran on another stream\n",
+         asyncMs, syncMs);
+  CHECK_CUDA(cudaStreamSynchronize(other));
+  cudaFree(device);
+  cudaStreamDestroy(mine);
+  cudaStreamDestroy(other);
+}
+
+//===----------------------------------------------------------------------===//
+// d. Transient buffers come from the stream-ordered pool of the device.
+//===----------------------------------------------------------------------===//
+
+static size_t usedHigh(cudaMemPool_t pool) {
+  cuuint64_t value = 0;
+  cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &value);
+  return value;
+}
+
+static void resetUsedHigh(cudaMemPool_t pool) {
+  cuuint64_t zero = 0;
+  cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &zero);
+}
+
+TEST(Stream, TransientsComeFromTheCurrentPool) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const int64_t n = 1 << 20;
+  const size_t transients = 3 * n * sizeof(float);
+  PinnedArray in(n), out(n);
+  std::mt19937 rng(11);
+  fillRandom(in, rng);
+  std::vector<float> expected(in.data, in.data + n);
+
+  cudaMemPool_t defaultPool;
+  CHECK_CUDA(cudaDeviceGetDefaultMemPool(&defaultPool, 0));
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  resetUsedHigh(defaultPool);
+  ASSERT_EQ(runPipeline(in, out, stream), 0);
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  size_t defaultHigh = usedHigh(defaultPool);
+  EXPECT_GE(defaultHigh, transients);
+  EXPECT_EQ(countWrong(expected, out), 0);
+
+  // A pool the caller made current is the one used.
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = 0;
+  cudaMemPool_t custom;
+  CHECK_CUDA(cudaMemPoolCreate(&custom, &props));
+  CHECK_CUDA(cudaDeviceSetMemPool(0, custom));
+  resetUsedHigh(defaultPool);
+  resetUsedHigh(custom);
+  ASSERT_EQ(runPipeline(in, out, stream), 0) << sdfgrtGetLastError();
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  size_t customHigh = usedHigh(custom);
+  EXPECT_GE(customHigh, transients);
+  EXPECT_EQ(usedHigh(defaultPool), 0u);
+  EXPECT_EQ(countWrong(expected, out), 0);
+  printf("RESULT pool: transients %zu B; default pool high-water %zu B; "
+         "custom pool high-water %zu B (default pool untouched: %zu B)\n",
+         transients, defaultHigh, customHigh, usedHigh(defaultPool));
+  CHECK_CUDA(cudaDeviceSetMemPool(0, defaultPool));
+  cudaMemPoolDestroy(custom);
+  cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// e. Graph capture of a call (the first one of the process), replayed.
+//===----------------------------------------------------------------------===//
+
+TEST(Stream, CapturedIntoAGraph) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const int64_t n = 100000;
+  PinnedArray in(n), out(n);
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  int32_t status = runPipeline(in, out, stream);
+  cudaGraph_t graph = nullptr;
+  cudaError_t endError = cudaStreamEndCapture(stream, &graph);
+  ASSERT_EQ(status, 0) << sdfgrtGetLastError();
+  ASSERT_EQ(endError, cudaSuccess) << cudaGetErrorString(endError);
+  cudaGraphExec_t exec;
+  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  size_t nodes = 0;
+  CHECK_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+  std::mt19937 rng(5);
+  int wrongReplays = 0;
+  for (int replay = 0; replay < 10; ++replay) {
+    fillRandom(in, rng);
+    std::vector<float> expected(in.data, in.data + n);
+    CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    int64_t wrong = countWrong(expected, out);
+    wrongReplays += wrong != 0;
+    EXPECT_EQ(wrong, 0) << "replay " << replay;
+  }
+  printf("RESULT graph: captured %zu nodes, 10 replays, %d wrong\n", nodes,
+         wrongReplays);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// f. Stream 0 is the (legacy) default stream.
+//===----------------------------------------------------------------------===//
+
+TEST(Stream, NullStreamIsTheDefaultStream) {
+  PinnedArray in(4096), out(4096);
+  std::mt19937 rng(13);
+  fillRandom(in, rng);
+  std::vector<float> expected(in.data, in.data + in.n);
+  std::vector<ActivityRecord> records = recordActivities(
+      [&] { EXPECT_EQ(runPipeline(in, out, nullptr), 0); });
+  uint32_t id = cuptiStreamId(nullptr);
+  expectPipelineOn(records, id);
+  EXPECT_EQ(countWrong(expected, out), 0);
+  printf("RESULT null stream: %zu records on the default stream (id %u)\n",
+         records.size(), id);
+}
+
+//===----------------------------------------------------------------------===//
+// Errors are returned, never fatal.
+//===----------------------------------------------------------------------===//
+
+TEST(Stream, FailureIsReturnedWithItsLocation) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  PinnedArray out(16);
+  // Not a device allocation: the memset fails, the copy after it is skipped.
+  float *bogus = reinterpret_cast<float *>(0x1000);
+  sdfg_memref_1d_float bad = {bogus, bogus, 0, {16}, {1}};
+  std::fill(out.data, out.data + 16, -1.0f);
+  int32_t status = fill_sync(&bad, &out.descriptor, 1.0f, stream);
+  EXPECT_NE(status, 0);
+  std::string error = sdfgrtGetLastError();
+  printf("RESULT error: status %d, \"%s\"\n", status, error.c_str());
+  EXPECT_NE(error.find("cuMemsetD32Async"), std::string::npos) << error;
+  EXPECT_NE(error.find("sync-call.mlir:6"), std::string::npos) << error;
+  EXPECT_EQ(out.data[0], -1.0f) << "the copy after the failure ran";
+  cudaStreamDestroy(stream);
+}
