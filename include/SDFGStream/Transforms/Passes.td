@@ -125,6 +125,31 @@ def ExpandLibraryNodes : Pass<"sdfg-expand-library-nodes", "ModuleOp"> {
   ];
 }
 
+def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
+  let summary = "Synchronize a stream exactly before host reads of its results";
+  let description = [{
+    Once `add-external-gpu-stream` has made GPU work asynchronous, host code
+    that reads memory a GPU op on a stream may still be writing must first
+    synchronize that stream. This pass inserts `sdfg.sync` of the stream on
+    every path before such a read, and nowhere else.
+
+    GPU writes to host-visible memory (memrefs in the default memory space)
+    are: the destination of a `gpu.memcpy` / `gpu.memset`, every host memref
+    passed to a kernel, and every host memref passed to a call of a program
+    that takes the stream. A host read is any other use of such a buffer (or
+    of a view of it): loads, calls, deallocations, ops in nested regions, and
+    so the computation of interstate-edge conditions, symbol assignments and
+    loop bounds.
+
+    Minimality: no sync where no host read of pending results follows; one
+    sync serves all later reads of everything pending on that stream until
+    new GPU work is issued; a structured loop that reads pending results it
+    does not itself write gets the sync before the loop, not inside it.
+    Existing syncs are taken into account.
+  }];
+  let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
+}
+
 def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
   let summary = "Prove that lowered code only uses the caller's stream";
   let description = [{
