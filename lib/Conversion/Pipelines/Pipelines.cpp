@@ -77,6 +77,7 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   // stream pass is idempotent, so inputs may or may not have run it).
   pm.addPass(createExpandLibraryNodes());
   pm.addPass(createAddExternalGpuStream());
+  pm.addPass(createInsertHostSyncs());
   if (options.syncCall)
     pm.addPass(createMakeSyncCall());
   pm.addPass(createGpuKernelOutliningPass());
