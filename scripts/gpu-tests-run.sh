@@ -6,6 +6,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 log="${OUT:-$root}/gpu-tests.log"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:${LD_LIBRARY_PATH:-}"
 obj="$root/.device/obj"
 
 # A lit site configuration for this machine's paths.

@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev
+  libamdhip64-dev rocm-device-libs lld-22
 )
 
 missing=()

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "host-reads.h"
 #include "programs.h"
 #include "sync-call.h"
 
@@ -62,6 +63,17 @@ __global__ void spinThenCopy(unsigned long long nanoseconds, const float *src,
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
        i += (int64_t)gridDim.x * blockDim.x)
     dst[i] = src[i];
+}
+
+/// Spins for `nanoseconds`, then stores `value` to `*dst`.
+__global__ void spinThenStore(unsigned long long nanoseconds, int *dst,
+                              int value) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < nanoseconds);
+  *dst = value;
 }
 
 void spin(cudaStream_t stream, double milliseconds, const float *src = nullptr,
@@ -433,5 +445,139 @@ TEST(Stream, FailureIsReturnedWithItsLocation) {
   EXPECT_NE(error.find("cuMemsetD32Async"), std::string::npos) << error;
   EXPECT_NE(error.find("sync-call.mlir:6"), std::string::npos) << error;
   EXPECT_EQ(out.data[0], -1.0f) << "the copy after the failure ran";
+  cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Host reads: a branch on a value copied to the host in the state before.
+//===----------------------------------------------------------------------===//
+
+TEST(HostReads, BranchSeesTheCopiedValue) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  int *device = nullptr, *host = nullptr, *out = nullptr;
+  CHECK_CUDA(cudaMalloc(&device, sizeof(int)));
+  CHECK_CUDA(cudaMallocHost(&host, sizeof(int)));
+  CHECK_CUDA(cudaMallocHost(&out, sizeof(int)));
+  sdfg_memref_0d_int32_t deviceView = {device, device, 0};
+  sdfg_memref_0d_int32_t hostView = {host, host, 0};
+  sdfg_memref_0d_int32_t outView = {out, out, 0};
+  std::mt19937 rng(17);
+  int wrong = 0;
+  for (int run = 0; run < 1000; ++run) {
+    int value = (rng() & 1) ? run + 1 : -(run + 1);
+    *host = -value; // Stale: the opposite branch.
+    *out = 0;
+    // The value appears on the device only after ~10 ms on the stream.
+    spinThenStore<<<1, 1, 0, stream>>>(10000000ull, device, value);
+    ASSERT_EQ(branch_on_copy(&deviceView, &hostView, &outView, stream), 0)
+        << sdfgrtGetLastError();
+    // The program returned after its own sync: `out` is final, no sync here.
+    wrong += *out != (value > 0 ? 1 : 2);
+  }
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  printf("RESULT branch on copied value: 1000 runs, %d wrong\n", wrong);
+  EXPECT_EQ(wrong, 0);
+  cudaFree(device);
+  cudaFreeHost(host);
+  cudaFreeHost(out);
+  cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Overlapping device-to-device copies behave like memmove.
+//===----------------------------------------------------------------------===//
+
+TEST(DeviceCopies, OverlapIsMemmove) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const int64_t maxLength = 64ll << 20;
+  const int64_t capacity = 2 * maxLength + 64;
+  uint8_t *device = nullptr;
+  CHECK_CUDA(cudaMalloc(&device, capacity));
+  std::vector<uint8_t> initial(capacity), expected, actual(capacity);
+  for (int64_t i = 0; i < capacity; ++i)
+    initial[i] = uint8_t(i * 131 + (i >> 8) * 7 + 1);
+  sdfg_memref_1d_int8_t view = {reinterpret_cast<int8_t *>(device),
+                                reinterpret_cast<int8_t *>(device), 0,
+                                {capacity}, {1}};
+  int cases = 0, wrong = 0;
+  for (int64_t length = 1; length <= maxLength; length *= 2) {
+    for (int64_t extra : {int64_t(0), int64_t(3)}) {
+      int64_t len = std::min(length + (length > 4 ? extra : 0), maxLength);
+      for (int64_t shift : {int64_t(1), len / 3 + 1, len - 1}) {
+        if (shift <= 0 || shift > len)
+          continue;
+        for (bool forward : {true, false}) {
+          int64_t from = forward ? 16 : 16 + shift;
+          int64_t to = forward ? 16 + shift : 16;
+          CHECK_CUDA(cudaMemcpy(device, initial.data(), capacity,
+                                cudaMemcpyHostToDevice));
+          ASSERT_EQ(move_bytes(&view, from, to, len, stream), 0)
+              << sdfgrtGetLastError();
+          CHECK_CUDA(cudaMemcpyAsync(actual.data(), device, capacity,
+                                     cudaMemcpyDeviceToHost, stream));
+          CHECK_CUDA(cudaStreamSynchronize(stream));
+          expected = initial;
+          std::memmove(expected.data() + to, expected.data() + from, len);
+          bool same = expected == actual;
+          wrong += !same;
+          ++cases;
+          EXPECT_TRUE(same) << "length " << len << ", shift " << shift
+                            << (forward ? " forward" : " backward");
+        }
+      }
+    }
+  }
+  printf("RESULT overlapping device copies: %d cases (1 B to 64 MiB, both "
+         "directions), %d differ from memmove\n",
+         cases, wrong);
+  cudaFree(device);
+  cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Nested programs and library nodes run on the caller's stream.
+//===----------------------------------------------------------------------===//
+
+TEST(Nested, ProgramsAndLibraryNodesOnCallersStream) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const int64_t n = 1 << 16;
+  const int64_t times = 3;
+  std::vector<float> host(n);
+  double expectedSum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    host[i] = float(i % 7);
+    expectedSum += host[i] + times;
+  }
+  float *x = nullptr, *sum = nullptr;
+  CHECK_CUDA(cudaMalloc(&x, n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&sum, sizeof(float)));
+  CHECK_CUDA(cudaMemcpy(x, host.data(), n * sizeof(float),
+                        cudaMemcpyHostToDevice));
+  sdfg_memref_1d_float xView = {x, x, 0, {n}, {1}};
+  sdfg_memref_0d_float sumView = {sum, sum, 0};
+  std::vector<ActivityRecord> records = recordActivities([&] {
+    EXPECT_EQ(nested_then_reduce(&xView, &sumView, n, times, stream), 0)
+        << sdfgrtGetLastError();
+  });
+  uint32_t id = cuptiStreamId(stream);
+  int kernels = 0, memsets = 0;
+  for (const ActivityRecord &record : records) {
+    EXPECT_EQ(record.streamId, id) << record.kind;
+    kernels += !strcmp(record.kind, "kernel");
+    memsets += !strcmp(record.kind, "memset");
+  }
+  EXPECT_EQ(kernels, times + 1); // The nested loop's launches + the reduction.
+  EXPECT_EQ(memsets, 1);         // The reduction's output.
+  float result = 0;
+  CHECK_CUDA(cudaMemcpy(&result, sum, sizeof(float), cudaMemcpyDeviceToHost));
+  EXPECT_EQ(double(result), expectedSum);
+  printf("RESULT nested program + library node: %d kernels and %d memset, all "
+         "on stream id %u; sum %.1f (expected %.1f)\n",
+         kernels, memsets, id, result, expectedSum);
+  cudaFree(x);
+  cudaFree(sum);
   cudaStreamDestroy(stream);
 }

@@ -1,0 +1,164 @@
+/*===- SDFGRuntime.h - C ABI of the SDFGStream GPU runtime --------*- C -*-===*\
+|*                                                                            *|
+|* Part of the SDFGStream project.                                            *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* Compiled programs call this runtime for every GPU operation, always with   *|
+|* the stream the caller passed to the program (`void *`: a cudaStream_t or   *|
+|* hipStream_t; 0 is the legacy default stream). The runtime never creates a  *|
+|* stream, never synchronizes the device or context, and never aborts: the    *|
+|* first failure of a program call is recorded and returned by the program,   *|
+|* and later GPU operations of that call are skipped.                         *|
+|*                                                                            *|
+|* Two groups of entry points:                                                *|
+|*  - mgpu*: the ABI that MLIR's gpu-to-llvm lowering and the gpu.module      *|
+|*    translation emit calls to (only the stream-honouring subset: there is   *|
+|*    deliberately no mgpuStreamCreate/Destroy or event API, so code that     *|
+|*    would create streams does not link);                                    *|
+|*  - sdfgrt*: SDFGStream's own (call status, error text, op locations).      *|
+|*                                                                            *|
+|* Two builds implement it, libsdfgstream_runtime_cuda (CUDA driver API) and  *|
+|* libsdfgstream_runtime_hip, each also as a static library. Neither links    *|
+|* the vendor library: libcuda.so.1 (or libamdhip64.so, .so.6, .so.5), or     *|
+|* the file that SDFGRT_CUDA_LIBRARY (SDFGRT_HIP_LIBRARY) names, is opened at *|
+|* the first GPU operation; if it cannot be used, every GPU operation fails   *|
+|* with that reason. Loading the runtime or registering modules does no GPU   *|
+|* work.                                                                      *|
+|*                                                                            *|
+|* Error codes are the vendor's (CUresult, hipError_t), or -1 for a failure   *|
+|* the runtime detects itself: vendor library missing or lacking a symbol, a  *|
+|* refused request (host-shared allocation, cluster launch on HIP), a null    *|
+|* kernel handle.                                                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SDFGSTREAM_RUNTIME_SDFGRUNTIME_H
+#define SDFGSTREAM_RUNTIME_SDFGRUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define SDFGRT_EXPORT __declspec(dllexport)
+#else
+#define SDFGRT_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*\
+|* Program calls and errors                                                   *|
+\*===----------------------------------------------------------------------===*/
+
+/* Marks the start of a program call on this thread. Calls nest (a program
+ * calling a nested program); the outermost one clears the recorded error. */
+SDFGRT_EXPORT void sdfgrtBeginCall(void);
+
+/* Marks the end of a program call; returns 0, or the error code of the first
+ * failure recorded since the outermost sdfgrtBeginCall. An inner end does not
+ * clear it: the enclosing call fails too. */
+SDFGRT_EXPORT int32_t sdfgrtEndCall(void);
+
+/* Records the source location ("file:line:col") of the operation about to
+ * run; it is part of the error text if that operation fails. The string
+ * must outlive the call (generated code passes a constant). */
+SDFGRT_EXPORT void sdfgrtSetLocation(const char *location);
+
+/* Text of the last error on this thread, naming the failed vendor call, the
+ * vendor's error name and message, and the operation's location, e.g.
+ * "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid argument) at
+ * prog.mlir:12:5"; "" if none. A later success does not clear it; the next
+ * outermost sdfgrtBeginCall does. Valid until the next call into the runtime
+ * on this thread. Outside a program call every operation runs and records
+ * its own failure. */
+SDFGRT_EXPORT const char *sdfgrtGetLastError(void);
+
+/* Error code of the last error on this thread (0 if none). */
+SDFGRT_EXPORT int32_t sdfgrtGetLastErrorCode(void);
+
+/* Forgets the last error of this thread (a program call in progress stays
+ * failed). */
+SDFGRT_EXPORT void sdfgrtClearError(void);
+
+/* Number of (module, context) loads performed so far (unloading does not
+ * decrease it): kernels are loaded lazily, in the context of the stream that
+ * first launches them (HIP: its device), once per module and context. */
+SDFGRT_EXPORT int64_t sdfgrtLoadedModuleCount(void);
+
+/*===----------------------------------------------------------------------===*\
+|* Operations on the caller's stream (MLIR gpu runtime ABI)                   *|
+\*===----------------------------------------------------------------------===*/
+
+/* Registers a kernel binary (cubin/fatbin/hsaco); no GPU work happens until a
+ * kernel of it is launched. `data` must stay valid until the module is
+ * unloaded. */
+SDFGRT_EXPORT void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
+/* Registers a PTX/ISA module to be JIT-compiled lazily with `optLevel`. */
+SDFGRT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
+/* Unloads the module from every context it was loaded in; no GPU work if it
+ * never was. */
+SDFGRT_EXPORT void mgpuModuleUnload(void *module);
+/* Returns the runtime's handle of kernel `name`, the same one for the same
+ * module and name, without any vendor call (generated code calls it before
+ * every launch); NULL for a NULL module or name. */
+SDFGRT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
+
+/* Every operation below runs on `stream`, made current with its context for
+ * the duration of the call when it is not already (CUDA: pushed and popped;
+ * HIP: the stream's device set and restored). Stream handles 0 (legacy
+ * default stream), 1 (CU_STREAM_LEGACY) and 2 (CU_STREAM_PER_THREAD,
+ * hipStreamPerThread) are passed on unchanged and belong to the current
+ * context; with no current CUDA context, device 0's primary context is
+ * retained (once, for the process) and used. */
+
+/* Launches on `stream`; the kernel's module is loaded first in the stream's
+ * context if needed. CUDA: more than 48 KiB of dynamic shared memory is
+ * opted into (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) first. */
+SDFGRT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                    intptr_t gridY, intptr_t gridZ,
+                                    intptr_t blockX, intptr_t blockY,
+                                    intptr_t blockZ, int32_t smem,
+                                    void *stream, void **params, void **extra,
+                                    size_t paramsCount);
+/* CUDA: cuLaunchKernelEx with the cluster shape (clusters of more than 8
+ * blocks are opted into). HIP has no clusters: fails with -1. */
+SDFGRT_EXPORT void
+mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
+                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
+                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                        intptr_t blockZ, int32_t smem, void *stream,
+                        void **params, void **extra, size_t paramsCount);
+
+/* Blocks the host until `stream` is idle. */
+SDFGRT_EXPORT void mgpuStreamSynchronize(void *stream);
+
+/* Stream-ordered allocation from the memory pool current for the stream's
+ * device (cuMemAllocAsync/hipMallocAsync), so a pool the caller set is used;
+ * NULL on failure and, without any call, for 0 bytes. Host-shared memory
+ * cannot be stream-ordered: refused (NULL, error -1). */
+SDFGRT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
+                                 bool isHostShared);
+/* Stream-ordered free (cuMemFreeAsync/hipFreeAsync); NULL is ignored. */
+SDFGRT_EXPORT void mgpuMemFree(void *ptr, void *stream);
+
+/* Copies in either direction (unified addressing), as memmove: overlapping
+ * ranges go through a stream-ordered temporary. The memsets set `count`
+ * elements. Nothing to do for 0 bytes or elements. */
+SDFGRT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                              void *stream);
+SDFGRT_EXPORT void mgpuMemset32(void *dst, uint32_t value, size_t count,
+                                void *stream);
+SDFGRT_EXPORT void mgpuMemset16(void *dst, uint16_t value, size_t count,
+                                void *stream);
+SDFGRT_EXPORT void sdfgrtMemset8(void *dst, uint8_t value, size_t count,
+                                 void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SDFGSTREAM_RUNTIME_SDFGRUNTIME_H */

@@ -1,0 +1,142 @@
+//===- CudaVendor.h - CUDA driver API for the runtime -----------*- C++ -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Everything Runtime.cpp needs to know about CUDA: the driver API types, the
+// library to open, the entry points (CudaSymbols.def), and the few
+// operations whose signatures differ from HIP's. The driver API rather than
+// the runtime API: it takes the caller's stream as is and lets the runtime
+// choose the context a module is loaded in.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_LIB_RUNTIME_CUDA_CUDAVENDOR_H
+#define SDFGSTREAM_LIB_RUNTIME_CUDA_CUDAVENDOR_H
+
+#include <cuda.h>
+
+// The per-thread variants would turn stream 0 into the per-thread stream,
+// contradicting the ABI (0 is the legacy default stream).
+#ifdef __CUDA_API_PER_THREAD_DEFAULT_STREAM
+#error "build the runtime without CUDA_API_PER_THREAD_DEFAULT_STREAM"
+#endif
+
+namespace sdfgrt {
+namespace vendor {
+
+using Result = CUresult;
+using Stream = CUstream;
+/// Modules and functions belong to a CUDA context.
+using Context = CUcontext;
+using Module = CUmodule;
+using Function = CUfunction;
+using DevicePtr = CUdeviceptr;
+using JitOption = CUjit_option;
+
+constexpr const char *kName = "CUDA";
+constexpr Result kSuccess = CUDA_SUCCESS;
+constexpr Context kNoContext = nullptr;
+constexpr JitOption kJitOptimizationLevel = CU_JIT_OPTIMIZATION_LEVEL;
+constexpr bool kHasClusterLaunch = true;
+constexpr const char *kLibraryNames[] = {"libcuda.so.1"};
+constexpr const char *kLibraryEnvironmentVariable = "SDFGRT_CUDA_LIBRARY";
+
+} // namespace vendor
+} // namespace sdfgrt
+
+#define SDFGRT_VENDOR_SYMBOLS "CUDA/CudaSymbols.def"
+#include "SymbolTable.h"
+
+namespace sdfgrt {
+namespace vendor {
+
+inline const char *errorName(const Symbols &symbols, Result result) {
+  const char *name = nullptr;
+  symbols.GetErrorName(result, &name);
+  return name ? name : "unknown CUDA error";
+}
+
+inline const char *errorString(const Symbols &symbols, Result result) {
+  const char *text = nullptr;
+  symbols.GetErrorString(result, &text);
+  return text ? text : "no description";
+}
+
+inline bool currentContext(const Symbols &symbols, Context &context) {
+  return SDFGRT_CALL(symbols, GetCurrentContext, &context);
+}
+
+inline bool streamContext(const Symbols &symbols, Stream stream,
+                          Context &context) {
+  return SDFGRT_CALL(symbols, StreamGetContext, stream, &context);
+}
+
+/// The context of a default-stream operation on a thread without a current
+/// context: device 0's primary context, the one the CUDA runtime API (and
+/// so PyTorch or CuPy) would have made current there.
+inline bool defaultContext(const Symbols &symbols, Context &context) {
+  CUdevice device;
+  return SDFGRT_CALL(symbols, DeviceGet, &device, 0) &&
+         SDFGRT_CALL(symbols, RetainPrimaryContext, &context, device);
+}
+
+inline bool enterContext(const Symbols &symbols, Context context) {
+  return SDFGRT_CALL(symbols, PushContext, context);
+}
+
+inline bool leaveContext(const Symbols &symbols, Context /*previous*/) {
+  Context popped;
+  return SDFGRT_CALL(symbols, PopContext, &popped);
+}
+
+/// With unified addressing the driver infers the direction from the
+/// pointers, as cudaMemcpyDefault does.
+inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
+                        size_t sizeBytes, Stream stream) {
+  return SDFGRT_CALL(symbols, MemcpyAsync, reinterpret_cast<DevicePtr>(dst),
+                     reinterpret_cast<DevicePtr>(src), sizeBytes, stream);
+}
+
+/// Kernels get at most 48 KiB of dynamic shared memory unless they opt in.
+inline bool allowDynamicSharedMemory(const Symbols &symbols, Function function,
+                                     int32_t bytes) {
+  return bytes <= 48 * 1024 ||
+         SDFGRT_CALL(symbols, FuncSetAttribute, function,
+                     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+}
+
+inline bool launchClusterKernel(const Symbols &symbols, Function function,
+                                const unsigned (&cluster)[3],
+                                const unsigned (&grid)[3],
+                                const unsigned (&block)[3], unsigned smem,
+                                Stream stream, void **params, void **extra) {
+  // Clusters of more than 8 blocks are "non-portable" and need an opt-in.
+  if (cluster[0] * cluster[1] * cluster[2] > 8 &&
+      !SDFGRT_CALL(symbols, FuncSetAttribute, function,
+                   CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1))
+    return false;
+  CUlaunchAttribute attribute = {};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = cluster[0];
+  attribute.value.clusterDim.y = cluster[1];
+  attribute.value.clusterDim.z = cluster[2];
+  CUlaunchConfig config = {};
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = block[0];
+  config.blockDimY = block[1];
+  config.blockDimZ = block[2];
+  config.sharedMemBytes = smem;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return SDFGRT_CALL(symbols, LaunchKernelEx, &config, function, params, extra);
+}
+
+} // namespace vendor
+} // namespace sdfgrt
+
+#endif // SDFGSTREAM_LIB_RUNTIME_CUDA_CUDAVENDOR_H

@@ -1,0 +1,113 @@
+//===- HipVendor.h - HIP runtime API for the runtime ------------*- C++ -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Everything Runtime.cpp needs to know about HIP: the types, the library to
+// open, the entry points (HipSymbols.def), and the few operations whose
+// signatures differ from CUDA's. HIP has no usable context API: modules
+// belong to a device, so the runtime's "context" of a stream is its device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_LIB_RUNTIME_HIP_HIPVENDOR_H
+#define SDFGSTREAM_LIB_RUNTIME_HIP_HIPVENDOR_H
+
+#include <hip/hip_runtime_api.h>
+
+// Not in the HIP 5.2 headers; the runtime resolves it when the library has
+// it (ROCm 5.6 and later).
+extern "C" hipError_t hipStreamGetDevice(hipStream_t stream,
+                                         hipDevice_t *device);
+
+namespace sdfgrt {
+namespace vendor {
+
+using Result = hipError_t;
+using Stream = hipStream_t;
+/// The device ordinal: HIP loads modules per device.
+using Context = hipDevice_t;
+using Module = hipModule_t;
+using Function = hipFunction_t;
+using DevicePtr = hipDeviceptr_t;
+using JitOption = hipJitOption;
+
+constexpr const char *kName = "HIP";
+constexpr Result kSuccess = hipSuccess;
+constexpr Context kNoContext = -1;
+constexpr JitOption kJitOptimizationLevel = hipJitOptionOptimizationLevel;
+constexpr bool kHasClusterLaunch = false;
+constexpr const char *kLibraryNames[] = {"libamdhip64.so", "libamdhip64.so.6",
+                                         "libamdhip64.so.5"};
+constexpr const char *kLibraryEnvironmentVariable = "SDFGRT_HIP_LIBRARY";
+
+} // namespace vendor
+} // namespace sdfgrt
+
+#define SDFGRT_VENDOR_SYMBOLS "HIP/HipSymbols.def"
+#include "SymbolTable.h"
+
+namespace sdfgrt {
+namespace vendor {
+
+inline const char *errorName(const Symbols &symbols, Result result) {
+  return symbols.GetErrorName(result);
+}
+
+inline const char *errorString(const Symbols &symbols, Result result) {
+  return symbols.GetErrorString(result);
+}
+
+/// A thread always has a current device (0 unless set), so kNoContext never
+/// comes back and defaultContext is never needed.
+inline bool currentContext(const Symbols &symbols, Context &device) {
+  return SDFGRT_CALL(symbols, GetDevice, &device);
+}
+
+/// Without hipStreamGetDevice (ROCm < 5.6) the stream is taken to belong to
+/// the current device, as HIP itself assumed before.
+inline bool streamContext(const Symbols &symbols, Stream stream,
+                          Context &device) {
+  if (!symbols.StreamGetDevice)
+    return currentContext(symbols, device);
+  return SDFGRT_CALL(symbols, StreamGetDevice, stream, &device);
+}
+
+inline bool defaultContext(const Symbols &, Context &device) {
+  device = 0;
+  return true;
+}
+
+inline bool enterContext(const Symbols &symbols, Context device) {
+  return SDFGRT_CALL(symbols, SetDevice, device);
+}
+
+inline bool leaveContext(const Symbols &symbols, Context previous) {
+  return SDFGRT_CALL(symbols, SetDevice, previous);
+}
+
+inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
+                        size_t sizeBytes, Stream stream) {
+  return SDFGRT_CALL(symbols, MemcpyAsync, dst, src, sizeBytes,
+                     hipMemcpyDefault, stream);
+}
+
+/// AMD GPUs give a kernel all of its LDS (64 KiB) without an opt-in.
+inline bool allowDynamicSharedMemory(const Symbols &, Function, int32_t) {
+  return true;
+}
+
+/// HIP has no thread block clusters: mgpuLaunchClusterKernel refuses them
+/// (kHasClusterLaunch), so this is declared for the shared code's discarded
+/// `if constexpr` branch and never defined.
+bool launchClusterKernel(const Symbols &symbols, Function function,
+                         const unsigned (&cluster)[3],
+                         const unsigned (&grid)[3], const unsigned (&block)[3],
+                         unsigned smem, Stream stream, void **params,
+                         void **extra);
+
+} // namespace vendor
+} // namespace sdfgrt
+
+#endif // SDFGSTREAM_LIB_RUNTIME_HIP_HIPVENDOR_H

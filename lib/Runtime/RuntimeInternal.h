@@ -1,0 +1,133 @@
+//===- RuntimeInternal.h - Vendor-neutral runtime internals -----*- C++ -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the shared runtime, the vendor descriptions and the unit tests have in
+// common, without any vendor type: error recording, the per-context handle
+// cache and the hooks the tests use. Not installed; the unit tests reach it
+// by linking the static runtime (the shared one exports only the C ABI).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_LIB_RUNTIME_RUNTIMEINTERNAL_H
+#define SDFGSTREAM_LIB_RUNTIME_RUNTIMEINTERNAL_H
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace sdfgrt {
+
+/// Error code of failures that the runtime detects itself rather than a
+/// vendor call returns (driver library missing, symbol missing, request
+/// refused). Vendor codes are never negative.
+constexpr int32_t kRuntimeFailure = -1;
+
+/// Records a failure detected by the runtime (code kRuntimeFailure); the
+/// message gets " at <location>" appended.
+void recordFailure(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/// Handles created once per context (a module loaded in a CUDA context, a
+/// function looked up in it) and read on every launch. The first few
+/// contexts are published lock-free, so a launch that hits takes no lock; a
+/// miss runs `load` under the lock, so concurrent first launches in one
+/// context load once. A failed load is not cached: the next launch retries.
+template <typename Context, typename Handle> class PerContextCache {
+public:
+  template <typename Load>
+  bool get(Context context, Handle &handle, Load &&load) {
+    if (findPublished(context, handle,
+                      published.load(std::memory_order_acquire)))
+      return true;
+    std::lock_guard<std::mutex> lock(mutex);
+    size_t count = published.load(std::memory_order_relaxed);
+    if (findPublished(context, handle, count))
+      return true;
+    for (const Entry &entry : overflow) {
+      if (entry.context == context) {
+        handle = entry.handle;
+        return true;
+      }
+    }
+    Handle loaded{};
+    if (!load(loaded))
+      return false;
+    if (count < entries.size()) {
+      entries[count] = {context, loaded};
+      published.store(count + 1, std::memory_order_release);
+    } else {
+      overflow.push_back({context, loaded});
+    }
+    handle = loaded;
+    return true;
+  }
+
+  /// Calls `fn(context, handle)` for every cached handle; the caller makes
+  /// sure no `get` runs concurrently (used when a module is unloaded).
+  template <typename Fn> void forEach(Fn &&fn) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (size_t i = 0, e = published.load(std::memory_order_relaxed); i < e;
+         ++i)
+      fn(entries[i].context, entries[i].handle);
+    for (const Entry &entry : overflow)
+      fn(entry.context, entry.handle);
+  }
+
+  bool empty() const { return published.load(std::memory_order_acquire) == 0; }
+
+private:
+  struct Entry {
+    Context context;
+    Handle handle;
+  };
+
+  bool findPublished(Context context, Handle &handle, size_t count) const {
+    for (size_t i = 0; i < count; ++i) {
+      if (entries[i].context == context) {
+        handle = entries[i].handle;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A node rarely has more than 8 GPUs; further contexts go to `overflow`.
+  std::array<Entry, 8> entries{};
+  std::atomic<size_t> published{0};
+  std::mutex mutex;
+  std::vector<Entry> overflow;
+};
+
+//===----------------------------------------------------------------------===//
+// Test hooks
+//===----------------------------------------------------------------------===//
+
+/// What the calling thread made the runtime do; lets tests prove that an
+/// operation was skipped or did no vendor work.
+struct Counters {
+  int64_t operations;   // entry points that ran (were not skipped)
+  int64_t libraryOpens; // dlopen attempts
+  int64_t vendorCalls;  // calls through the vendor symbol table
+};
+Counters countersForTesting();
+
+/// Forgets the vendor library (it is opened again, honouring the
+/// environment, at the next operation), the default context, the loaded
+/// module count and the calling thread's state. Registered modules stay.
+void resetForTesting();
+
+/// The environment variable that overrides the vendor library path
+/// (SDFGRT_CUDA_LIBRARY or SDFGRT_HIP_LIBRARY).
+const char *libraryEnvironmentVariableForTesting();
+
+/// The vendor library names tried, in order, when it names none.
+std::vector<const char *> libraryNamesForTesting();
+
+} // namespace sdfgrt
+
+#endif // SDFGSTREAM_LIB_RUNTIME_RUNTIMEINTERNAL_H

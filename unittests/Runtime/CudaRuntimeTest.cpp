@@ -1,0 +1,336 @@
+//===- CudaRuntimeTest.cpp - CUDA runtime against a fake driver -----------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA build of the runtime, loading FakeCudaDriver.cpp as its driver:
+// lazy per-context module loading, context switches only when needed, every
+// operation on the caller's stream, and vendor errors as reported text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Runtime/SDFGRuntime.h"
+
+#include "FakeCudaDriver.h"
+#include "RuntimeInternal.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace sdfgrt;
+using fakecuda::driver;
+
+namespace {
+
+const char kCubin[] = "fake cubin";
+
+class CudaRuntimeTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    setenv(libraryEnvironmentVariableForTesting(), SDFGRT_FAKE_CUDA_LIBRARY, 1);
+    resetForTesting();
+    fakecuda::reset();
+    contextA = fakecuda::context(1);
+    contextB = fakecuda::context(2);
+    streamA = fakecuda::createStream(contextA);
+    streamB = fakecuda::createStream(contextB);
+    module = mgpuModuleLoad(const_cast<char *>(kCubin), sizeof(kCubin));
+    kernel = mgpuModuleGetFunction(module, "kernel");
+  }
+
+  void TearDown() override {
+    mgpuModuleUnload(module);
+    unsetenv(libraryEnvironmentVariableForTesting());
+    resetForTesting();
+    fakecuda::reset();
+  }
+
+  void launch(void *stream, int32_t smem = 0) {
+    mgpuLaunchKernel(kernel, 2, 1, 1, 32, 1, 1, smem, stream, nullptr, nullptr,
+                     0);
+  }
+
+  /// Makes `context` current on this thread, as a framework would have.
+  void makeCurrent(CUcontext context) {
+    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxPushCurrent(context), CUDA_SUCCESS);
+    driver().calls.clear();
+  }
+
+  CUcontext contextA, contextB;
+  CUstream streamA, streamB;
+  void *module, *kernel;
+};
+
+TEST_F(CudaRuntimeTest, RegistrationDoesNotTouchTheDriver) {
+  EXPECT_EQ(driver().totalCalls(), 0);
+  EXPECT_EQ(countersForTesting().libraryOpens, 0);
+}
+
+TEST_F(CudaRuntimeTest, ModuleIsLoadedOncePerContextOfTheLaunchingStream) {
+  launch(streamA);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(driver().loaded.size(), 1u);
+  EXPECT_EQ(driver().loaded[0]->context, contextA);
+  EXPECT_EQ(driver().loaded[0]->image, kCubin);
+  EXPECT_EQ(driver().loaded[0]->jitOptimizationLevel, -1);
+  ASSERT_EQ(driver().launches.size(), 1u);
+  EXPECT_EQ(driver().launches[0].stream, streamA);
+  EXPECT_EQ(driver().launches[0].context, contextA);
+  EXPECT_EQ(driver().launches[0].kernel, "kernel");
+  EXPECT_EQ(driver().launches[0].grid[0], 2u);
+  EXPECT_EQ(driver().launches[0].block[0], 32u);
+  EXPECT_EQ(sdfgrtLoadedModuleCount(), 1);
+
+  launch(streamA);
+  EXPECT_EQ(driver().count("cuModuleLoadData"), 1);
+  EXPECT_EQ(driver().count("cuModuleGetFunction"), 1);
+  EXPECT_EQ(sdfgrtLoadedModuleCount(), 1);
+
+  launch(streamB);
+  ASSERT_EQ(driver().loaded.size(), 2u);
+  EXPECT_EQ(driver().loaded[1]->context, contextB);
+  EXPECT_EQ(driver().launches.back().context, contextB);
+  EXPECT_EQ(sdfgrtLoadedModuleCount(), 2);
+  EXPECT_EQ(driver().count("cuInit"), 1);
+  // The thread's context is left as it was found.
+  EXPECT_EQ(fakecuda::currentContext(), nullptr);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+}
+
+TEST_F(CudaRuntimeTest, ContextIsSwitchedOnlyWhenNotCurrent) {
+  makeCurrent(contextA);
+  launch(streamA);
+  launch(streamA);
+  EXPECT_EQ(driver().count("cuCtxPushCurrent"), 0);
+  EXPECT_EQ(driver().count("cuCtxPopCurrent"), 0);
+
+  launch(streamB);
+  EXPECT_EQ(driver().count("cuCtxPushCurrent"), 1);
+  EXPECT_EQ(driver().count("cuCtxPopCurrent"), 1);
+  EXPECT_EQ(driver().launches.back().context, contextB);
+  EXPECT_EQ(fakecuda::currentContext(), contextA);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+}
+
+TEST_F(CudaRuntimeTest, DefaultStreamHandlesPassThroughInTheCurrentContext) {
+  makeCurrent(contextB);
+  for (CUstream stream :
+       {CUstream(nullptr), CU_STREAM_LEGACY, CU_STREAM_PER_THREAD}) {
+    launch(stream);
+    ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+    EXPECT_EQ(driver().launches.back().stream, stream);
+    EXPECT_EQ(driver().launches.back().context, contextB);
+  }
+  EXPECT_EQ(driver().count("cuStreamGetCtx"), 0);
+  EXPECT_EQ(driver().count("cuCtxPushCurrent"), 0);
+  EXPECT_EQ(driver().count("cuDevicePrimaryCtxRetain"), 0);
+}
+
+TEST_F(CudaRuntimeTest, DefaultStreamWithoutContextUsesDevice0sPrimary) {
+  launch(nullptr);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().launches.back().context, fakecuda::context(0));
+  launch(nullptr);
+  EXPECT_EQ(driver().count("cuDevicePrimaryCtxRetain"), 1);
+  EXPECT_EQ(driver().count("cuCtxPushCurrent"), 2);
+  EXPECT_EQ(driver().count("cuCtxPopCurrent"), 2);
+  EXPECT_EQ(fakecuda::currentContext(), nullptr);
+}
+
+TEST_F(CudaRuntimeTest, LargeDynamicSharedMemoryIsOptedInto) {
+  launch(streamA, 48 * 1024);
+  EXPECT_EQ(driver().count("cuFuncSetAttribute"), 0);
+  launch(streamA, 96 * 1024);
+  EXPECT_EQ(driver().count("cuFuncSetAttribute"), 1);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().launches.back().smem, 96u * 1024);
+}
+
+TEST_F(CudaRuntimeTest, VendorErrorNamesCallCodeAndLocation) {
+  makeCurrent(contextB);
+  driver().failingCall = "cuLaunchKernel";
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  sdfgrtBeginCall();
+  sdfgrtSetLocation("prog.mlir:12:5");
+  launch(streamA);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid "
+               "argument) at prog.mlir:12:5");
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_INVALID_VALUE);
+  // The context switched to for the failed launch was restored.
+  EXPECT_EQ(fakecuda::currentContext(), contextB);
+
+  // The rest of the call is skipped: not a single driver call.
+  int before = driver().totalCalls();
+  int value = 0, other = 0;
+  mgpuMemcpy(&value, &other, sizeof(value), streamB);
+  launch(streamB);
+  mgpuStreamSynchronize(streamB);
+  EXPECT_EQ(driver().totalCalls(), before);
+  EXPECT_EQ(sdfgrtEndCall(), CUDA_ERROR_INVALID_VALUE);
+
+  // After the call, operations run again.
+  mgpuStreamSynchronize(streamB);
+  EXPECT_EQ(driver().count("cuStreamSynchronize"), 1);
+  // Success does not erase the last error; the next call clears it.
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST_F(CudaRuntimeTest, FailedModuleLoadIsReportedAndRetried) {
+  driver().failingCall = "cuModuleLoadData";
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  launch(streamA);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "cuModuleLoadData failed: CUDA_ERROR_INVALID_VALUE (invalid "
+               "argument) at unknown location");
+  EXPECT_EQ(sdfgrtLoadedModuleCount(), 0);
+  EXPECT_TRUE(driver().launches.empty());
+
+  driver().failingCall.clear();
+  sdfgrtClearError();
+  launch(streamA);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(sdfgrtLoadedModuleCount(), 1);
+  EXPECT_EQ(driver().launches.size(), 1u);
+}
+
+TEST_F(CudaRuntimeTest, UnknownErrorCodeStillGetsAMessage) {
+  driver().failingCall = "cuStreamSynchronize";
+  driver().failure = CUDA_ERROR_LAUNCH_FAILED;
+  mgpuStreamSynchronize(streamA);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_LAUNCH_FAILED);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "cuStreamSynchronize failed: unknown CUDA error (no "
+               "description) at unknown location");
+}
+
+TEST_F(CudaRuntimeTest, MemoryOperationsRunOnTheGivenStream) {
+  auto *data =
+      static_cast<uint8_t *>(mgpuMemAlloc(64, streamA, /*isHostShared=*/false));
+  ASSERT_NE(data, nullptr) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().lastMemoryStream, streamA);
+
+  mgpuMemset32(data, 0xdeadbeef, 4, streamB);
+  EXPECT_EQ(driver().lastMemoryStream, streamB);
+  uint32_t word;
+  std::memcpy(&word, data + 12, sizeof(word));
+  EXPECT_EQ(word, 0xdeadbeefu);
+
+  mgpuMemset16(data + 16, 0xabcd, 2, streamA);
+  uint16_t half;
+  std::memcpy(&half, data + 18, sizeof(half));
+  EXPECT_EQ(half, 0xabcd);
+
+  sdfgrtMemset8(data + 20, 0x5a, 3, streamA);
+  EXPECT_EQ(data[22], 0x5a);
+  EXPECT_EQ(data[23], 0x00);
+
+  char host[] = "copied";
+  mgpuMemcpy(data + 32, host, sizeof(host), streamA);
+  EXPECT_STREQ(reinterpret_cast<char *>(data + 32), "copied");
+
+  mgpuStreamSynchronize(streamA);
+  mgpuMemFree(data, streamB);
+  EXPECT_EQ(driver().lastMemoryStream, streamB);
+  EXPECT_EQ(driver().count("cuMemAllocAsync"), 1);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 1);
+  EXPECT_EQ(driver().count("cuStreamSynchronize"), 1);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+}
+
+TEST_F(CudaRuntimeTest, OverlappingCopyIsAMemmove) {
+  char data[] = "0123456789";
+  mgpuMemcpy(data + 2, data, 6, streamA);
+  EXPECT_STREQ(data, "0101234589") << sdfgrtGetLastError();
+  mgpuMemcpy(data, data + 3, 6, streamA);
+  EXPECT_STREQ(data, "1234584589") << sdfgrtGetLastError();
+  // Through a temporary: allocated, two copies, freed, all on the stream.
+  EXPECT_EQ(driver().count("cuMemAllocAsync"), 2);
+  EXPECT_EQ(driver().count("cuMemcpyAsync"), 4);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 2);
+  EXPECT_EQ(driver().lastMemoryStream, streamA);
+
+  // Copying a range onto itself does nothing.
+  mgpuMemcpy(data, data, 4, streamA);
+  EXPECT_EQ(driver().count("cuMemcpyAsync"), 4);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+}
+
+TEST_F(CudaRuntimeTest, JitModuleGetsTheOptimizationLevel) {
+  static const char ptx[] = ".version 8.0";
+  void *jit = mgpuModuleLoadJIT(const_cast<char *>(ptx), 3);
+  mgpuLaunchKernel(mgpuModuleGetFunction(jit, "kernel"), 1, 1, 1, 1, 1, 1, 0,
+                   streamA, nullptr, nullptr, 0);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(driver().loaded.size(), 1u);
+  EXPECT_EQ(driver().loaded[0]->jitOptimizationLevel, 3);
+  EXPECT_EQ(driver().count("cuModuleLoadDataEx"), 1);
+  mgpuModuleUnload(jit);
+}
+
+TEST_F(CudaRuntimeTest, ClusterLaunchPassesTheClusterShape) {
+  mgpuLaunchClusterKernel(kernel, 2, 1, 1, 8, 1, 1, 128, 1, 1, 0, streamA,
+                          nullptr, nullptr, 0);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().launches.back().cluster[0], 2u);
+  EXPECT_EQ(driver().launches.back().grid[0], 8u);
+  EXPECT_EQ(driver().count("cuFuncSetAttribute"), 0);
+
+  // More than 8 blocks per cluster needs the non-portable opt-in.
+  mgpuLaunchClusterKernel(kernel, 16, 1, 1, 32, 1, 1, 128, 1, 1, 0, streamA,
+                          nullptr, nullptr, 0);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().launches.back().cluster[0], 16u);
+  EXPECT_EQ(driver().count("cuFuncSetAttribute"), 1);
+}
+
+TEST_F(CudaRuntimeTest, UnloadUnloadsInEveryContext) {
+  launch(streamA);
+  launch(streamB);
+  makeCurrent(contextB);
+  mgpuModuleUnload(module);
+  module = nullptr;
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(driver().unloaded.size(), 2u);
+  EXPECT_EQ(driver().unloaded[0]->context, contextA);
+  EXPECT_EQ(driver().unloaded[1]->context, contextB);
+  // Only the context that was not current needed a switch.
+  EXPECT_EQ(driver().count("cuCtxPushCurrent"), 1);
+  EXPECT_EQ(fakecuda::currentContext(), contextB);
+}
+
+TEST_F(CudaRuntimeTest, InitFailureIsReportedAndRemembered) {
+  driver().initResult = CUDA_ERROR_NO_DEVICE;
+  sdfgrtSetLocation("prog.mlir:1:1");
+  launch(streamA);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_NO_DEVICE);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device "
+               "is detected) at prog.mlir:1:1");
+  launch(streamA);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_NO_DEVICE);
+  EXPECT_EQ(driver().count("cuInit"), 1);
+  EXPECT_EQ(countersForTesting().libraryOpens, 1);
+}
+
+TEST_F(CudaRuntimeTest, ConcurrentFirstLaunchesLoadOnce) {
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&] {
+      for (int j = 0; j < 50; ++j)
+        launch(j % 2 ? streamA : streamB);
+      EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(sdfgrtLoadedModuleCount(), 2);
+  EXPECT_EQ(driver().launches.size(), 400u);
+}
+
+} // namespace

@@ -1,0 +1,334 @@
+//===- FakeCudaDriver.cpp - A CUDA driver without a GPU, for tests --------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCudaDriver.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+
+using namespace fakecuda;
+
+namespace {
+
+std::recursive_mutex driverMutex;
+thread_local std::vector<CUcontext> contextStack;
+CUctx_st contexts[4] = {{0}, {1}, {2}, {3}};
+std::deque<CUstream_st> streams;
+std::deque<CUfunc_st> functions;
+
+CUcontext current() {
+  return contextStack.empty() ? nullptr : contextStack.back();
+}
+
+bool isSpecial(CUstream stream) {
+  return reinterpret_cast<uintptr_t>(stream) <= 2;
+}
+
+struct Description {
+  const char *name, *text;
+};
+
+/// The real driver's words for the errors the tests provoke.
+Description describe(CUresult error) {
+  switch (error) {
+  case CUDA_ERROR_INVALID_VALUE:
+    return {"CUDA_ERROR_INVALID_VALUE", "invalid argument"};
+  case CUDA_ERROR_NO_DEVICE:
+    return {"CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"};
+  case CUDA_ERROR_INVALID_CONTEXT:
+    return {"CUDA_ERROR_INVALID_CONTEXT", "invalid device context"};
+  default:
+    return {nullptr, nullptr};
+  }
+}
+
+/// Counts the call and answers an injected failure or a missing cuInit.
+CUresult enter(const char *call, bool needsInit = true) {
+  Driver &d = driver();
+  ++d.calls[call];
+  if (d.failingCall == call)
+    return d.failure;
+  if (needsInit && !d.initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  return CUDA_SUCCESS;
+}
+
+/// Stream work needs the stream's context current.
+CUresult checkStream(CUstream stream) {
+  CUcontext context = isSpecial(stream) ? current() : stream->context;
+  return context && context == current() ? CUDA_SUCCESS
+                                         : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult launch(CUfunction f, const unsigned (&grid)[3],
+                const unsigned (&block)[3], const unsigned (&cluster)[3],
+                unsigned smem, CUstream stream) {
+  if (CUresult result = checkStream(stream))
+    return result;
+  if (f->module->context != current())
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (smem > 48 * 1024 && static_cast<int>(smem) > f->maxDynamicSharedBytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (cluster[0] * cluster[1] * cluster[2] > 8 && !f->nonPortableClusterSize)
+    return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  Launch l{f->name, stream, current(), {}, {}, {}, smem};
+  std::memcpy(l.grid, grid, sizeof(grid));
+  std::memcpy(l.block, block, sizeof(block));
+  std::memcpy(l.cluster, cluster, sizeof(cluster));
+  driver().launches.push_back(l);
+  return CUDA_SUCCESS;
+}
+
+template <typename T>
+CUresult fill(const char *call, CUdeviceptr dst, T value, size_t count,
+              CUstream stream) {
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  if (CUresult result = enter(call))
+    return result;
+  if (CUresult result = checkStream(stream))
+    return result;
+  T *data = reinterpret_cast<T *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    data[i] = value;
+  driver().lastMemoryStream = stream;
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+#define ENTER(call, ...)                                                       \
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);                     \
+  if (CUresult result = enter(call, ##__VA_ARGS__))                            \
+  return result
+
+//===----------------------------------------------------------------------===//
+// Test interface
+//===----------------------------------------------------------------------===//
+
+int Driver::totalCalls() const {
+  int total = 0;
+  for (const auto &entry : calls)
+    total += entry.second;
+  return total;
+}
+
+Driver &fakecuda::driver() {
+  static Driver instance;
+  return instance;
+}
+
+void fakecuda::reset() {
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  driver() = Driver();
+  contextStack.clear();
+  streams.clear();
+  functions.clear();
+}
+
+CUcontext fakecuda::context(int id) { return &contexts[id]; }
+
+CUstream fakecuda::createStream(CUcontext context) {
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  streams.push_back({context});
+  return &streams.back();
+}
+
+CUcontext fakecuda::currentContext() { return current(); }
+
+//===----------------------------------------------------------------------===//
+// Driver API
+//===----------------------------------------------------------------------===//
+
+CUresult cuInit(unsigned int) {
+  ENTER("cuInit", false);
+  driver().initialized = driver().initResult == CUDA_SUCCESS;
+  return driver().initResult;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  ENTER("cuGetErrorName", false);
+  *name = describe(error).name;
+  return *name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  ENTER("cuGetErrorString", false);
+  *text = describe(error).text;
+  return *text ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  ENTER("cuDeviceGet");
+  *device = ordinal;
+  return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
+  ENTER("cuDevicePrimaryCtxRetain");
+  *context = fakecuda::context(0);
+  return device == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *context) {
+  ENTER("cuCtxGetCurrent");
+  *context = current();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPushCurrent(CUcontext context) {
+  ENTER("cuCtxPushCurrent");
+  contextStack.push_back(context);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPopCurrent(CUcontext *context) {
+  ENTER("cuCtxPopCurrent");
+  if (contextStack.empty())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *context = contextStack.back();
+  contextStack.pop_back();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx(CUstream stream, CUcontext *context) {
+  ENTER("cuStreamGetCtx");
+  *context = isSpecial(stream) ? current() : stream->context;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream stream) {
+  ENTER("cuStreamSynchronize");
+  return checkStream(stream);
+}
+
+static CUresult loadModule(CUmodule *module, const void *image, int level) {
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *module = new CUmod_st{current(), image, level};
+  driver().loaded.push_back(*module);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  ENTER("cuModuleLoadData");
+  return loadModule(module, image, -1);
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+                            unsigned int numOptions, CUjit_option *options,
+                            void **values) {
+  ENTER("cuModuleLoadDataEx");
+  int level = -1;
+  for (unsigned i = 0; i < numOptions; ++i)
+    if (options[i] == CU_JIT_OPTIMIZATION_LEVEL)
+      level = static_cast<int>(reinterpret_cast<intptr_t>(values[i]));
+  return loadModule(module, image, level);
+}
+
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  ENTER("cuModuleGetFunction");
+  if (module->context != current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  functions.push_back({module, name, 48 * 1024, false});
+  *function = &functions.back();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleUnload(CUmodule module) {
+  ENTER("cuModuleUnload");
+  if (module->context != current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  driver().unloaded.push_back(module);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute,
+                            int value) {
+  ENTER("cuFuncSetAttribute");
+  if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+    function->maxDynamicSharedBytes = value;
+  else if (attribute == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)
+    function->nonPortableClusterSize = value != 0;
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridX, unsigned int gridY,
+                        unsigned int gridZ, unsigned int blockX,
+                        unsigned int blockY, unsigned int blockZ,
+                        unsigned int smem, CUstream stream, void **, void **) {
+  ENTER("cuLaunchKernel");
+  return launch(f, {gridX, gridY, gridZ}, {blockX, blockY, blockZ}, {1, 1, 1},
+                smem, stream);
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **,
+                          void **) {
+  ENTER("cuLaunchKernelEx");
+  unsigned cluster[3] = {1, 1, 1};
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    if (config->attrs[i].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      return CUDA_ERROR_INVALID_VALUE;
+    cluster[0] = config->attrs[i].value.clusterDim.x;
+    cluster[1] = config->attrs[i].value.clusterDim.y;
+    cluster[2] = config->attrs[i].value.clusterDim.z;
+  }
+  return launch(f, {config->gridDimX, config->gridDimY, config->gridDimZ},
+                {config->blockDimX, config->blockDimY, config->blockDimZ},
+                cluster, config->sharedMemBytes, config->hStream);
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t size, CUstream stream) {
+  ENTER("cuMemAllocAsync");
+  if (CUresult result = checkStream(stream))
+    return result;
+  *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
+  driver().lastMemoryStream = stream;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
+  ENTER("cuMemFreeAsync");
+  if (CUresult result = checkStream(stream))
+    return result;
+  std::free(reinterpret_cast<void *>(ptr));
+  driver().lastMemoryStream = stream;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t size,
+                       CUstream stream) {
+  ENTER("cuMemcpyAsync");
+  if (CUresult result = checkStream(stream))
+    return result;
+  // The real driver does not promise memmove semantics.
+  if (dst < src + size && src < dst + size)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+              size);
+  driver().lastMemoryStream = stream;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count,
+                          CUstream stream) {
+  return fill("cuMemsetD32Async", dst, value, count, stream);
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                          CUstream stream) {
+  return fill("cuMemsetD16Async", dst, value, count, stream);
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
+                         CUstream stream) {
+  return fill("cuMemsetD8Async", dst, value, count, stream);
+}
