@@ -6,7 +6,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 log="${OUT:-$root}/gpu-tests.log"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:${LD_LIBRARY_PATH:-}"
+export LD_LIBRARY_PATH="$root/.device/bin:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:${LD_LIBRARY_PATH:-}"
 obj="$root/.device/obj"
 
 # A lit site configuration for this machine's paths.
@@ -26,7 +26,7 @@ CFG
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   nvcc --version 2>/dev/null | tail -1
-  PYTHONPATH="$root/.device" python3 -m lit.main -a -v \
+  PYTHONPATH="$root/.device" python3 -c "import lit.main; lit.main.main()" -a \
     --xunit-xml-output="$obj/gpu-results.xml" "$obj/test/GPU"
   echo "lit exit status: $?" > "$obj/lit-status"
 } 2>&1 | tee "$log"

@@ -17,7 +17,9 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
-llvm_config.use_default_substitutions()
+# The GPU machine runs only test/GPU, without LLVM's test tools.
+if os.path.exists(os.path.join(config.llvm_tools_dir, "FileCheck")):
+    llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.sdfgstream_tools_dir, config.llvm_tools_dir]
@@ -53,3 +55,8 @@ except OSError as error:
     lit_config.note("CUDA probe did not run: %s" % error)
 config.substitutions.append(
     ("%sdfg_gpu_tests", os.path.join(config.sdfgstream_tools_dir, "sdfg-gpu-tests")))
+device_tests = os.path.join(config.sdfgstream_tools_dir, "SDFGRuntimeCudaDeviceTests")
+if not os.path.exists(device_tests):
+    device_tests = os.path.join(config.sdfgstream_obj_root, "unittests", "Runtime",
+                                "SDFGRuntimeCudaDeviceTests")
+config.substitutions.append(("%sdfgrt_device_tests", device_tests))
