@@ -1,0 +1,657 @@
+//===- CallOverhead.cu - Call overhead of one program, six ways -----------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs bench/chain.mlir (one H2D copy, 8 elementwise kernels, one D2H copy)
+// as a launch-bound (4096 floats) and a bandwidth-bound (64 MiB arrays)
+// program, each call made in one of these ways:
+//
+//   hand-written    CUDA driver calls launching the same kernel binary that
+//                   SDFGStream embedded (the floor), async and + stream sync;
+//                   also + cuCtxSynchronize (device-wide), for the contention
+//                   case only;
+//   SDFGStream      the program compiled by sdfg-compile, async and
+//                   --sync-call, on the benchmark's stream;
+//   upstream        the same MLIR lowered by upstream MLIR 22 alone, plain
+//                   gpu-to-llvm and gpu-async-region + gpu-to-llvm, calling
+//                   bench/UpstreamRuntime.cpp (streams of its own);
+//   graphs          a CUDA graph captured from one SDFGStream call, and one
+//                   captured from the hand-written calls, replayed.
+//
+// Every row is measured idle and again while an unrelated 20 ms kernel runs
+// on another stream. Each sample is one call from an idle stream: host time
+// around the call, device time between events recorded on the stream just
+// before and after it; then the stream is drained. Rows are interleaved in
+// rounds so that clock drift hits them alike, and all ratios are taken
+// within this one process.
+//
+// Output: a table on stdout, OUT/summary.csv (one line a row) and
+// OUT/samples.csv (one line a sample); exit status 0 unless a row failed
+// (wrong result or a CUDA error).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Runtime/SDFGRuntime.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+//===----------------------------------------------------------------------===//
+// The compiled program, four ways (bench/CMakeLists.txt renames the symbols)
+//===----------------------------------------------------------------------===//
+
+// Rank-1 memrefs are passed expanded: allocated, aligned, offset, size,
+// stride.
+#define MEMREF_PARAMS(p) float *p##Allocated, float *p##Aligned, \
+  int64_t p##Offset, int64_t p##Size, int64_t p##Stride
+#define CHAIN_PARAMS MEMREF_PARAMS(in), MEMREF_PARAMS(out), MEMREF_PARAMS(d0), \
+  MEMREF_PARAMS(d1), int64_t n
+
+extern "C" {
+void sdfg_chain_async(CHAIN_PARAMS, void *stream);
+void sdfg_chain_sync(CHAIN_PARAMS, void *stream);
+void upstream_chain_plain(CHAIN_PARAMS);
+void upstream_chain_region(CHAIN_PARAMS);
+// The kernel fatbin embedded in the SDFGStream object (chain_kernels_binary).
+extern const unsigned char bench_chain_fatbin[];
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+#define CUDA_CHECK(call) checkCuda((call), #call, __FILE__, __LINE__)
+#define CU_CHECK(call) checkDriver((call), #call, __FILE__, __LINE__)
+
+[[noreturn]] void die(const char *what) {
+  fprintf(stderr, "sdfg-bench-calls: %s\n", what);
+  exit(2);
+}
+
+void checkCuda(cudaError_t error, const char *call, const char *file,
+               int line) {
+  if (error == cudaSuccess)
+    return;
+  fprintf(stderr, "%s:%d: %s: %s\n", file, line, call,
+          cudaGetErrorString(error));
+  exit(2);
+}
+
+void checkDriver(CUresult result, const char *call, const char *file,
+                 int line) {
+  if (result == CUDA_SUCCESS)
+    return;
+  const char *name = nullptr;
+  cuGetErrorName(result, &name);
+  fprintf(stderr, "%s:%d: %s: %s\n", file, line, call, name ? name : "?");
+  exit(2);
+}
+
+/// Spins for `nanoseconds` of GPU time on one block: the unrelated work.
+__global__ void spin(unsigned long long nanoseconds) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < nanoseconds);
+}
+
+//===----------------------------------------------------------------------===//
+// State of one program size
+//===----------------------------------------------------------------------===//
+
+struct Program {
+  const char *name;
+  int64_t n;
+  float *hostIn = nullptr, *hostOut = nullptr; // pinned
+  float *d0 = nullptr, *d1 = nullptr;
+  // Hand-written launches: the same kernel, argument blocks for d0->d1 and
+  // d1->d0 laid out as the MLIR lowering passes them (13 parameters).
+  struct KernelArgs {
+    float *xAllocated, *xAligned;
+    int64_t xOffset, xSize, xStride;
+    float *yAllocated, *yAligned;
+    int64_t yOffset, ySize, yStride;
+    float a, b;
+    int64_t n;
+    void *params[13];
+  } forward, backward;
+  unsigned blocks = 0;
+};
+
+CUfunction handKernel;
+Program *current; // the program the call functions below run
+cudaGraphExec_t handGraph, sdfgGraph;
+
+void setUpArgs(Program::KernelArgs &args, float *x, float *y, int64_t n) {
+  args = {x, x, 0, n, 1, y, y, 0, n, 1, 1.0f, 1.0f, n, {}};
+  void *fields[13] = {&args.xAllocated, &args.xAligned, &args.xOffset,
+                      &args.xSize,      &args.xStride,  &args.yAllocated,
+                      &args.yAligned,   &args.yOffset,  &args.ySize,
+                      &args.yStride,    &args.a,        &args.b,
+                      &args.n};
+  std::copy(fields, fields + 13, args.params);
+}
+
+//===----------------------------------------------------------------------===//
+// The calls
+//===----------------------------------------------------------------------===//
+
+void handAsync(cudaStream_t stream) {
+  Program &p = *current;
+  CUstream s = reinterpret_cast<CUstream>(stream);
+  size_t bytes = p.n * sizeof(float);
+  CU_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(p.d0),
+                         reinterpret_cast<CUdeviceptr>(p.hostIn), bytes, s));
+  for (int k = 0; k < 8; ++k)
+    CU_CHECK(cuLaunchKernel(handKernel, p.blocks, 1, 1, 256, 1, 1, 0, s,
+                            k % 2 ? p.backward.params : p.forward.params,
+                            nullptr));
+  CU_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(p.hostOut),
+                         reinterpret_cast<CUdeviceptr>(p.d0), bytes, s));
+}
+
+void handSync(cudaStream_t stream) {
+  handAsync(stream);
+  CU_CHECK(cuStreamSynchronize(reinterpret_cast<CUstream>(stream)));
+}
+
+void handDeviceSync(cudaStream_t stream) {
+  handAsync(stream);
+  CU_CHECK(cuCtxSynchronize());
+}
+
+#define CHAIN_ARGS(p)                                                          \
+  p.hostIn, p.hostIn, 0, p.n, 1, p.hostOut, p.hostOut, 0, p.n, 1, p.d0, p.d0,  \
+      0, p.n, 1, p.d1, p.d1, 0, p.n, 1, p.n
+
+void sdfgAsync(cudaStream_t stream) {
+  sdfg_chain_async(CHAIN_ARGS((*current)), stream);
+}
+
+void sdfgSync(cudaStream_t stream) {
+  sdfg_chain_sync(CHAIN_ARGS((*current)), stream);
+}
+
+void upstreamPlain(cudaStream_t) { upstream_chain_plain(CHAIN_ARGS((*current))); }
+
+void upstreamRegion(cudaStream_t) {
+  upstream_chain_region(CHAIN_ARGS((*current)));
+}
+
+void handGraphReplay(cudaStream_t stream) {
+  CUDA_CHECK(cudaGraphLaunch(handGraph, stream));
+}
+
+void sdfgGraphReplay(cudaStream_t stream) {
+  CUDA_CHECK(cudaGraphLaunch(sdfgGraph, stream));
+}
+
+/// Captures one call on `stream` into an executable graph.
+bool capture(void (*call)(cudaStream_t), cudaStream_t stream,
+             cudaGraphExec_t &exec) {
+  cudaGraph_t graph;
+  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  call(stream);
+  cudaError_t error = cudaStreamEndCapture(stream, &graph);
+  if (error != cudaSuccess || sdfgrtGetLastErrorCode() != 0) {
+    fprintf(stderr, "capture failed: %s %s\n", cudaGetErrorString(error),
+            sdfgrtGetLastError());
+    return false;
+  }
+  CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CUDA_CHECK(cudaGraphDestroy(graph));
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Rows, samples, statistics
+//===----------------------------------------------------------------------===//
+
+struct Row {
+  const char *id;      // short name (CSV, plot)
+  const char *label;   // table
+  const char *baseline; // id of the row it is compared with ("" none)
+  void (*call)(cudaStream_t);
+  bool idle, busy;     // which scenarios run it
+  bool deviceWideSync; // waits for the unrelated kernel: few calls
+};
+
+const Row kRows[] = {
+    {"hand-async", "hand-written, async (enqueue only)", "", handAsync, true,
+     true, false},
+    {"sdfg-async", "SDFGStream async call (enqueue only)", "hand-async",
+     sdfgAsync, true, true, false},
+    {"hand-sync", "hand-written + stream sync", "", handSync, true, true,
+     false},
+    {"sdfg-sync", "SDFGStream sync call", "hand-sync", sdfgSync, true, true,
+     false},
+    {"upstream-plain", "upstream gpu-to-llvm (sync ops)", "sdfg-sync",
+     upstreamPlain, true, true, false},
+    {"upstream-region", "upstream gpu-async-region + gpu-to-llvm",
+     "sdfg-sync", upstreamRegion, true, true, false},
+    {"hand-graph", "graph of hand-written calls, replay", "", handGraphReplay,
+     true, true, false},
+    {"sdfg-graph", "graph captured from SDFGStream call, replay",
+     "hand-graph", sdfgGraphReplay, true, true, false},
+    {"hand-device-sync", "hand-written + device-wide sync", "hand-sync",
+     handDeviceSync, true, true, true},
+};
+
+struct Samples {
+  std::vector<double> host, device; // microseconds
+};
+
+struct Stats {
+  double p10, median, p90;
+};
+
+Stats stats(std::vector<double> values) {
+  if (values.empty())
+    return {NAN, NAN, NAN};
+  std::sort(values.begin(), values.end());
+  auto at = [&](double q) {
+    double index = q * (values.size() - 1);
+    size_t lo = static_cast<size_t>(index);
+    size_t hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (index - lo) * (values[hi] - values[lo]);
+  };
+  return {at(0.10), at(0.50), at(0.90)};
+}
+
+struct Options {
+  std::string out = "bench-out";
+  double scale = 1.0; // multiplies every call count
+  bool launch = true, bandwidth = true;
+};
+
+//===----------------------------------------------------------------------===//
+// The unrelated work
+//===----------------------------------------------------------------------===//
+
+cudaStream_t background;
+Clock::time_point lastBackgroundLaunch;
+
+/// Keeps `background` busy: another 20 ms spin is queued behind the running
+/// one whenever the last was queued more than 10 ms ago, so the stream never
+/// runs dry while calls are measured.
+void keepBackgroundBusy() {
+  Clock::time_point now = Clock::now();
+  if (cudaStreamQuery(background) == cudaSuccess ||
+      now - lastBackgroundLaunch > std::chrono::milliseconds(10)) {
+    spin<<<1, 32, 0, background>>>(20'000'000ull);
+    CUDA_CHECK(cudaGetLastError());
+    lastBackgroundLaunch = now;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Measuring
+//===----------------------------------------------------------------------===//
+
+struct Bench {
+  cudaStream_t stream;
+  cudaEvent_t before, after;
+};
+
+/// One call from an idle stream; appends its host and device time.
+void measureOnce(Bench &bench, const Row &row, bool busy, Samples *samples) {
+  if (busy)
+    keepBackgroundBusy();
+  CUDA_CHECK(cudaEventRecord(bench.before, bench.stream));
+  Clock::time_point start = Clock::now();
+  row.call(bench.stream);
+  Clock::time_point end = Clock::now();
+  CUDA_CHECK(cudaEventRecord(bench.after, bench.stream));
+  CUDA_CHECK(cudaEventSynchronize(bench.after));
+  if (!samples)
+    return;
+  float deviceMs = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&deviceMs, bench.before, bench.after));
+  samples->host.push_back(
+      std::chrono::duration<double, std::micro>(end - start).count());
+  samples->device.push_back(deviceMs * 1e3);
+}
+
+/// Runs one call into zeroed output and checks out = in + 8.
+bool validate(Bench &bench, const Row &row, Program &p) {
+  memset(p.hostOut, 0, p.n * sizeof(float));
+  sdfgrtClearError();
+  measureOnce(bench, row, false, nullptr);
+  CUDA_CHECK(cudaStreamSynchronize(bench.stream));
+  if (sdfgrtGetLastErrorCode() != 0) {
+    fprintf(stderr, "%s/%s: runtime error: %s\n", p.name, row.id,
+            sdfgrtGetLastError());
+    return false;
+  }
+  for (int64_t i = 0; i < p.n; i += std::max<int64_t>(1, p.n / 4096)) {
+    if (p.hostOut[i] != p.hostIn[i] + 8.0f) {
+      fprintf(stderr, "%s/%s: wrong result at %lld: %g, expected %g\n",
+              p.name, row.id, static_cast<long long>(i), p.hostOut[i],
+              p.hostIn[i] + 8.0f);
+      return false;
+    }
+  }
+  return true;
+}
+
+struct Result {
+  const Row *row;
+  bool busy;
+  bool ok;
+  Samples samples;
+  Stats host, device;
+};
+
+std::vector<Result> runProgram(Bench &bench, Program &p, int calls,
+                               int deviceSyncCalls, int rounds,
+                               const Options &) {
+  current = &p;
+  // Graphs of this program's calls (captured after a warm-up, so that the
+  // SDFGStream runtime has loaded the kernels).
+  for (int i = 0; i < 3; ++i) {
+    measureOnce(bench, kRows[0], false, nullptr);
+    measureOnce(bench, kRows[1], false, nullptr);
+  }
+  bool handCaptured = capture(handAsync, bench.stream, handGraph);
+  bool sdfgCaptured = capture(sdfgAsync, bench.stream, sdfgGraph);
+
+  std::vector<Result> results;
+  for (bool busy : {false, true})
+    for (const Row &row : kRows)
+      if (busy ? row.busy : row.idle) {
+        bool ok = true;
+        if (row.call == handGraphReplay)
+          ok = handCaptured;
+        if (row.call == sdfgGraphReplay)
+          ok = sdfgCaptured;
+        if (ok) {
+          for (int i = 0; i < 5; ++i)
+            measureOnce(bench, row, false, nullptr);
+          ok = validate(bench, row, p);
+        }
+        results.push_back({&row, busy, ok, {}, {}, {}});
+      }
+
+  // Interleaved rounds; each block starts with two unrecorded calls.
+  for (bool busy : {false, true}) {
+    if (busy) {
+      lastBackgroundLaunch = Clock::now();
+      keepBackgroundBusy();
+    }
+    for (int round = 0; round < rounds; ++round)
+      for (Result &result : results) {
+        if (result.busy != busy || !result.ok)
+          continue;
+        int total = result.row->deviceWideSync && busy ? deviceSyncCalls
+                                                       : calls;
+        int block = (total + rounds - 1) / rounds;
+        int done = static_cast<int>(result.samples.host.size());
+        block = std::min(block, total - done);
+        if (block <= 0)
+          continue;
+        for (int i = 0; i < 2; ++i)
+          measureOnce(bench, *result.row, busy, nullptr);
+        for (int i = 0; i < block; ++i)
+          measureOnce(bench, *result.row, busy, &result.samples);
+      }
+    CUDA_CHECK(cudaStreamSynchronize(background));
+  }
+  for (Result &result : results) {
+    result.host = stats(result.samples.host);
+    result.device = stats(result.samples.device);
+  }
+  CUDA_CHECK(cudaGraphExecDestroy(handGraph));
+  CUDA_CHECK(cudaGraphExecDestroy(sdfgGraph));
+  return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Reporting
+//===----------------------------------------------------------------------===//
+
+const Result *find(const std::vector<Result> &results, const char *id,
+                   bool busy) {
+  for (const Result &r : results)
+    if (r.busy == busy && strcmp(r.row->id, id) == 0 && r.ok)
+      return &r;
+  return nullptr;
+}
+
+struct Target {
+  std::string text;
+  double value, limit;
+  bool atMost; // value <= limit (else value >= limit)
+};
+
+void report(const char *program, const std::vector<Result> &results,
+            FILE *summary, FILE *sampleFile, std::vector<Target> &targets) {
+  printf("\n%s\n", program);
+  printf("%-44s %-4s %5s | %28s | %28s | %-6s %-6s %s\n", "row", "load",
+         "calls", "host us  p10 / median / p90", "device us  p10 / med / p90",
+         "host x", "dev x", "vs");
+  for (const Result &r : results) {
+    const char *load = r.busy ? "busy" : "idle";
+    if (!r.ok) {
+      printf("%-44s %-4s FAILED (see the log above)\n", r.row->label, load);
+      fprintf(summary, "%s,%s,%s,0,,,,,,,%s,,,FAILED\n", program, r.row->id,
+              load, r.row->baseline);
+      continue;
+    }
+    const Result *base = r.row->baseline[0]
+                             ? find(results, r.row->baseline, r.busy)
+                             : nullptr;
+    double hostRatio = base ? r.host.median / base->host.median : NAN;
+    double deviceRatio = base ? r.device.median / base->device.median : NAN;
+    char hostRatioText[16] = "", deviceRatioText[16] = "";
+    if (base) {
+      snprintf(hostRatioText, sizeof(hostRatioText), "%.3f", hostRatio);
+      snprintf(deviceRatioText, sizeof(deviceRatioText), "%.3f", deviceRatio);
+    }
+    printf("%-44s %-4s %5zu | %8.1f / %8.1f / %8.1f | %8.1f / %8.1f / %8.1f "
+           "| %-6s %-6s %s\n",
+           r.row->label, load, r.samples.host.size(), r.host.p10,
+           r.host.median, r.host.p90, r.device.p10, r.device.median,
+           r.device.p90, hostRatioText, deviceRatioText, r.row->baseline);
+    fprintf(summary, "%s,%s,%s,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,%s,%s,ok\n",
+            program, r.row->id, load, r.samples.host.size(), r.host.p10,
+            r.host.median, r.host.p90, r.device.p10, r.device.median,
+            r.device.p90, r.row->baseline, hostRatioText, deviceRatioText);
+    for (size_t i = 0; i < r.samples.host.size(); ++i)
+      fprintf(sampleFile, "%s,%s,%s,%zu,%.3f,%.3f\n", program, r.row->id,
+              load, i, r.samples.host[i], r.samples.device[i]);
+  }
+
+  auto median = [&](const char *id, bool busy, bool device = false) {
+    const Result *r = find(results, id, busy);
+    return r ? (device ? r->device.median : r->host.median) : NAN;
+  };
+  std::string p = program;
+  for (const char *kind : {"async", "sync"}) {
+    std::string sdfg = std::string("sdfg-") + kind;
+    std::string hand = std::string("hand-") + kind;
+    targets.push_back({p + ": SDFGStream " + kind +
+                           " call / hand-written (host, idle)",
+                       median(sdfg.c_str(), false) / median(hand.c_str(), false),
+                       1.05, true});
+    targets.push_back(
+        {p + ": SDFGStream " + kind + " call / hand-written (device, idle)",
+         median(sdfg.c_str(), false, true) / median(hand.c_str(), false, true),
+         1.05, true});
+  }
+  if (p == "launch-bound") {
+    targets.push_back({p + ": upstream gpu-to-llvm / SDFGStream sync call",
+                       median("upstream-plain", false) /
+                           median("sdfg-sync", false),
+                       4.0, false});
+    targets.push_back({p + ": upstream gpu-async-region / SDFGStream sync call",
+                       median("upstream-region", false) /
+                           median("sdfg-sync", false),
+                       1.2, false});
+  }
+  targets.push_back({p + ": SDFGStream graph replay / hand-captured (host)",
+                     median("sdfg-graph", false) / median("hand-graph", false),
+                     1.05, true});
+  targets.push_back(
+      {p + ": SDFGStream graph replay / hand-captured (device)",
+       median("sdfg-graph", false, true) / median("hand-graph", false, true),
+       1.05, true});
+  targets.push_back({p + ": SDFGStream sync call, busy / idle",
+                     median("sdfg-sync", true) / median("sdfg-sync", false),
+                     2.0, true});
+}
+
+Options parseOptions(int argc, char **argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--out" && i + 1 < argc)
+      options.out = argv[++i];
+    else if (arg == "--scale" && i + 1 < argc)
+      options.scale = atof(argv[++i]);
+    else if (arg == "--only" && i + 1 < argc) {
+      std::string which = argv[++i];
+      options.launch = which == "launch-bound";
+      options.bandwidth = which == "bandwidth-bound";
+    } else {
+      fprintf(stderr,
+              "usage: %s [--out DIR] [--scale F] "
+              "[--only launch-bound|bandwidth-bound]\n",
+              argv[0]);
+      exit(2);
+    }
+  }
+  if (!(options.scale > 0))
+    die("--scale must be positive");
+  return options;
+}
+
+void setUpProgram(Program &p) {
+  size_t bytes = p.n * sizeof(float);
+  CUDA_CHECK(cudaMallocHost(&p.hostIn, bytes));
+  CUDA_CHECK(cudaMallocHost(&p.hostOut, bytes));
+  CUDA_CHECK(cudaMalloc(&p.d0, bytes));
+  CUDA_CHECK(cudaMalloc(&p.d1, bytes));
+  for (int64_t i = 0; i < p.n; ++i)
+    p.hostIn[i] = static_cast<float>(i % 1000);
+  setUpArgs(p.forward, p.d0, p.d1, p.n);
+  setUpArgs(p.backward, p.d1, p.d0, p.n);
+  p.blocks = static_cast<unsigned>((p.n + 255) / 256);
+}
+
+void tearDownProgram(Program &p) {
+  CUDA_CHECK(cudaFreeHost(p.hostIn));
+  CUDA_CHECK(cudaFreeHost(p.hostOut));
+  CUDA_CHECK(cudaFree(p.d0));
+  CUDA_CHECK(cudaFree(p.d1));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options = parseOptions(argc, argv);
+  setvbuf(stdout, nullptr, _IOLBF, 0); // in order with stderr in the log
+  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaFree(nullptr)); // the primary context, current from here on
+  cudaDeviceProp properties;
+  CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+  int driver = 0, runtime = 0;
+  CUDA_CHECK(cudaDriverGetVersion(&driver));
+  CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  printf("device: %s (sm_%d%d, %d SMs), driver API %d, runtime %d\n",
+         properties.name, properties.major, properties.minor,
+         properties.multiProcessorCount, driver, runtime);
+
+  CUmodule module;
+  CU_CHECK(cuModuleLoadData(&module, bench_chain_fatbin));
+  CU_CHECK(cuModuleGetFunction(&handKernel, module, "axpb"));
+
+  Bench bench;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&bench.stream, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&background, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaEventCreate(&bench.before));
+  CUDA_CHECK(cudaEventCreate(&bench.after));
+
+  std::string summaryPath = options.out + "/summary.csv";
+  std::string samplesPath = options.out + "/samples.csv";
+  FILE *summary = fopen(summaryPath.c_str(), "w");
+  FILE *samples = fopen(samplesPath.c_str(), "w");
+  if (!summary || !samples)
+    die(("cannot write to " + options.out + " (does it exist?)").c_str());
+  fprintf(summary, "program,row,load,calls,host_p10_us,host_median_us,"
+                   "host_p90_us,device_p10_us,device_median_us,device_p90_us,"
+                   "baseline,host_ratio,device_ratio,status\n");
+  fprintf(samples, "program,row,load,call,host_us,device_us\n");
+
+  printf("rows: one call from an idle stream per sample; host = wall time of "
+         "the call,\ndevice = events on the benchmark stream around it; "
+         "busy = a 20 ms kernel\nruns on another stream; ratios: median "
+         "against the row named in 'vs'.\n");
+
+  auto count = [&](int calls) {
+    return std::max(1, static_cast<int>(std::lround(calls * options.scale)));
+  };
+  std::vector<Target> targets;
+  bool allOk = true;
+  struct Size {
+    const char *name;
+    int64_t n;
+    int calls, deviceSyncCalls, rounds;
+    bool enabled;
+  } sizes[] = {
+      {"launch-bound", 4096, 2000, 25, 20, options.launch},
+      {"bandwidth-bound", 16 << 20, 200, 10, 10, options.bandwidth},
+  };
+  for (const Size &size : sizes) {
+    if (!size.enabled)
+      continue;
+    Program program;
+    program.name = size.name;
+    program.n = size.n;
+    setUpProgram(program);
+    Clock::time_point start = Clock::now();
+    std::vector<Result> results =
+        runProgram(bench, program, count(size.calls),
+                   count(size.deviceSyncCalls), size.rounds, options);
+    report(size.name, results, summary, samples, targets);
+    printf("(%s: %.1f s)\n", size.name,
+           std::chrono::duration<double>(Clock::now() - start).count());
+    for (const Result &r : results)
+      allOk &= r.ok;
+    tearDownProgram(program);
+  }
+
+  printf("\ntargets (issue 6)\n");
+  FILE *targetFile = fopen((options.out + "/targets.csv").c_str(), "w");
+  if (targetFile)
+    fprintf(targetFile, "target,value,limit,status\n");
+  for (const Target &t : targets) {
+    const char *verdict = std::isnan(t.value) ? "n/a"
+                          : (t.atMost ? t.value <= t.limit
+                                      : t.value >= t.limit)
+                              ? "PASS"
+                              : "MISS";
+    printf("  %-4s %-62s %7.3f (%s %.2f)\n", verdict, t.text.c_str(), t.value,
+           t.atMost ? "<=" : ">=", t.limit);
+    if (targetFile)
+      fprintf(targetFile, "\"%s\",%.4f,%.2f,%s\n", t.text.c_str(), t.value,
+              t.limit, verdict);
+  }
+  if (targetFile)
+    fclose(targetFile);
+  fclose(summary);
+  fclose(samples);
+  return allOk ? 0 : 1;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+#===- bench/build.sh - Build the GPU benchmarks and stage them -----------===#
+#
+# Part of the SDFGStream project.
+#
+# Runs here (no GPU needed): builds sdfg-bench-calls (programs compiled by
+# SDFGStream and by upstream MLIR 22, linked statically with both runtimes
+# and the CUDA runtime) and stages what bench/run.sh needs on the GPU
+# machine in .bench/ (git-ignored by its own .gitignore):
+#   .bench/bin/sdfg-bench-calls
+#   .bench/BUILD-INFO            commit, date, toolchain of this build
+# Carry `.bench` to the GPU machine and run bench/run.sh there.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
+
+"$root/scripts/build.sh" sdfg-opt sdfg-translate
+# bench/ is configured only when nvcc and the CUDA runtime target exist; a
+# build tree configured before bench/ existed needs a re-run of cmake.
+if ! ninja -C "$build" -t targets all 2>/dev/null | grep -q '^sdfg-bench-calls:'; then
+  cmake "$build" >/dev/null
+fi
+if ! ninja -C "$build" -t targets all | grep -q '^sdfg-bench-calls:'; then
+  echo "bench/build.sh: no sdfg-bench-calls target: the benchmarks need nvcc" \
+       "(/usr/local/cuda) and cuda.h; see the cmake output" >&2
+  exit 1
+fi
+ninja -C "$build" sdfg-bench-calls
+
+stage="$root/.bench"
+rm -rf "$stage"
+mkdir -p "$stage/bin"
+printf '*\n' > "$stage/.gitignore"
+cp "$build/bin/sdfg-bench-calls" "$stage/bin/"
+{
+  echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+    [ -z "$(git -C "$root" status --porcelain 2>/dev/null)" ] ||
+      echo ' (+ uncommitted changes)')"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
+  echo "mlir: $(/usr/lib/llvm-22/bin/mlir-opt --version | grep -o 'version [0-9.]*' | head -1)"
+  echo "nvcc: $(/usr/local/cuda/bin/nvcc --version | tail -1)"
+} > "$stage/BUILD-INFO"
+cat "$stage/BUILD-INFO"
+du -sh "$stage"
+echo "next: carry .bench to the GPU machine and run bench/run.sh there"

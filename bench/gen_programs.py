@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Generates synthetic GPU programs of a given size for the compile-time
+benchmark (bench/compile_time.py).
+
+usage: gen_programs.py OPS [--form func|sdfg] [-o OUTPUT]
+
+A module of about OPS operations (counted exactly and printed to stderr as
+"ops: N"), the shape a DSL compiler emits for a large application:
+
+  * kernels: one gpu.module per ~1000 ops, each with an elementwise kernel;
+  * programs of about 50 states each (blocks of a control-flow graph), states
+    joined by cf.br / cf.cond_br whose conditions are host code, some of it
+    reading data that a D2H copy just produced (so insert-host-syncs has
+    work);
+  * in the states: kernel launches, H2D/D2H/D2D copies, memsets, and calls
+    of nested programs (each program calls up to two programs generated
+    after it: a call DAG of depth ~ programs / 2).
+
+--form func (default) writes plain func.func functions with gpu ops in sync
+form: the input both SDFGStream (sdfg-opt) and upstream MLIR 22 (mlir-opt)
+lower. --form sdfg writes the same programs as sdfg.sdfg / sdfg.call (only
+sdfg-opt reads it).
+
+The output is deterministic (no randomness): the same OPS gives the same
+file.
+"""
+import argparse
+import sys
+
+STATES_PER_PROGRAM = 50
+OPS_PER_KERNEL_MODULE = 1000
+DEV = "memref<?xf32, 1>"
+HOST = "memref<?xf32>"
+
+
+class Writer:
+    def __init__(self, form):
+        self.form = form
+        self.lines = []
+        self.ops = 0
+
+    def op(self, text, indent=4, count=1):
+        self.lines.append(" " * indent + text)
+        self.ops += count
+
+    def raw(self, text):
+        self.lines.append(text)
+
+
+def kernel_module(w, index):
+    w.raw(f"  gpu.module @kernels{index} {{")
+    w.raw(f"    gpu.func @k(%x: {DEV}, %y: {DEV}, %a: f32, %n: index) kernel {{")
+    w.op("%i = gpu.global_id x", 6)
+    w.op("%inside = arith.cmpi ult, %i, %n : index", 6)
+    w.op("scf.if %inside {", 6)
+    w.op(f"%v = memref.load %x[%i] : {DEV}", 8)
+    w.op("%m = arith.mulf %a, %v : f32", 8)
+    w.op(f"memref.store %m, %y[%i] : {DEV}", 8)
+    w.op("}", 6)  # scf.yield
+    w.op("gpu.return", 6)
+    w.raw("    }")
+    w.raw("  }")
+    w.ops += 2  # gpu.module, gpu.func
+
+
+def program(w, index, programs, kernels, states):
+    name = f"p{index}"
+    args = f"%d0: {DEV}, %d1: {DEV}, %h: {HOST}, %n: index"
+    sdfg = w.form == "sdfg"
+    visibility = "" if index == 0 else "private "
+    if sdfg:
+        w.raw(f"  sdfg.sdfg {visibility}@{name}({args}) target(gpu, streams = 1) {{")
+    else:
+        w.raw(f"  func.func {visibility}@{name}({args}) {{")
+    w.ops += 1
+    w.op("%c0 = arith.constant 0 : index")
+    w.op("%c1 = arith.constant 1 : index")
+    w.op("%c256 = arith.constant 256 : index")
+    w.op("%f = arith.constant 2.0 : f32")
+    w.op("%zero = arith.constant 0.0 : f32")
+    w.op("%blocks = arith.ceildivui %n, %c256 : index")
+    w.op("cf.br ^s0(%c0 : index)")
+    callees = [c for c in (index + 1, index + 2) if c < programs]
+    for s in range(states):
+        w.raw(f"  ^s{s}(%v{s}: index):")
+        v = f"%v{s}"
+        kernel = (index * STATES_PER_PROGRAM + s) % kernels
+        w.op(f"%a{s} = arith.addi {v}, %c1 : index")
+        src, dst = ("%d0", "%d1") if s % 2 == 0 else ("%d1", "%d0")
+        w.op(f"gpu.launch_func @kernels{kernel}::@k blocks in (%blocks, %c1, %c1) "
+             f"threads in (%c256, %c1, %c1) args({src} : {DEV}, {dst} : {DEV}, "
+             f"%f : f32, %n : index)")
+        kind = s % 5
+        if kind == 0:
+            w.op(f"gpu.memcpy %d0, %h : {DEV}, {HOST}")
+        elif kind == 1:
+            w.op(f"gpu.memcpy %d1, %d0 : {DEV}, {DEV}")
+        elif kind == 2:
+            w.op(f"gpu.memset %d1, %zero : {DEV}, f32")
+        elif kind == 3 and callees:
+            callee = callees[s % len(callees)]
+            call = "sdfg.call" if sdfg else "func.call"
+            w.op(f"{call} @p{callee}(%d0, %d1, %h, %n) : "
+                 f"({DEV}, {DEV}, {HOST}, index) -> ()")
+        if s + 1 == states:
+            w.op("sdfg.return" if sdfg else "return")
+        elif kind == 4:
+            # A branch on data the GPU just produced: copy back, read, branch.
+            w.op(f"gpu.memcpy %h, %d0 : {HOST}, {DEV}")
+            w.op(f"%x{s} = memref.load %h[%c0] : {HOST}")
+            w.op(f"%b{s} = arith.cmpf ogt, %x{s}, %zero : f32")
+            target = min(s + 2, states - 1)
+            w.op(f"cf.cond_br %b{s}, ^s{s + 1}(%a{s} : index), "
+                 f"^s{target}(%a{s} : index)")
+        else:
+            w.op(f"cf.br ^s{s + 1}(%a{s} : index)")
+    w.raw("  }")
+
+
+def generate(ops, form):
+    w = Writer(form)
+    # Measured: 11 ops a kernel module, 8 a program's prologue and epilogue,
+    # 4.46 a state on average.
+    kernels = max(2, round(ops / OPS_PER_KERNEL_MODULE))
+    programs = max(1, round(ops / (8 + STATES_PER_PROGRAM * 4.46)))
+    states = max(2, round((ops - 1 - 11 * kernels - 8 * programs) /
+                          (4.46 * programs)))
+    w.raw(f"// Generated by bench/gen_programs.py {ops} --form {form}.")
+    w.raw("module attributes {gpu.container_module} {")
+    w.ops += 1
+    for k in range(kernels):
+        kernel_module(w, k)
+    for p in range(programs):
+        program(w, p, programs, kernels, states)
+    w.raw("}")
+    return "\n".join(w.lines) + "\n", w.ops
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ops", type=int)
+    parser.add_argument("--form", choices=("func", "sdfg"), default="func")
+    parser.add_argument("-o", dest="output", type=argparse.FileType("w"),
+                        default=sys.stdout)
+    args = parser.parse_args()
+    text, count = generate(args.ops, args.form)
+    args.output.write(text)
+    print(f"ops: {count}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
