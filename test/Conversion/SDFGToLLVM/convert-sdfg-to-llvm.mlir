@@ -31,12 +31,46 @@ func.func @copies(%D: memref<16xf32, #gpu.address_space<global>>, %H: memref<16x
 
 // -----
 
-// The source location of each GPU op is recorded for the runtime's errors.
-// CHECK: llvm.mlir.global private constant @__sdfgrt_loc_0("{{.*}}convert-sdfg-to-llvm.mlir:[[@LINE+5]]:8\00")
+// The source location of each GPU op is recorded for the runtime's errors:
+// one private byte array holds every text once; each op passes a pointer
+// into it right before it runs.
+// CHECK: llvm.mlir.global private constant @__sdfgrt_locations("{{.*}}convert-sdfg-to-llvm.mlir:[[@LINE+8]]:8\00")
 // CHECK-LABEL: llvm.func @located
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @__sdfgrt_locations : !llvm.ptr
+// CHECK: %[[TEXT:.*]] = llvm.getelementptr %[[BASE]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<{{[0-9]+}} x i8>
+// CHECK: llvm.call @sdfgrtSetLocation(%[[TEXT]])
 func.func @located(%D: memref<16xf32>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
   %slot = sdfg.init_streams %s -> !sdfg.stream
   %t = sdfg.stream_token %slot
   %0 = gpu.dealloc async [%t] %D : memref<16xf32>
+  return
+}
+
+// -----
+
+// Ops that share a location share its text; each distinct text is stored
+// once, and the declaration of sdfgrtSetLocation exists once.
+// CHECK: llvm.func @sdfgrtSetLocation(!llvm.ptr)
+// CHECK-NOT: llvm.func @sdfgrtSetLocation
+// CHECK: llvm.mlir.global private constant @__sdfgrt_locations("prog.py:3:1\00prog.py:4:2\00")
+// CHECK-LABEL: llvm.func @shared_locations
+// CHECK: llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<24 x i8>
+// CHECK: llvm.call @sdfgrtSetLocation
+// CHECK: llvm.call @mgpuMemFree
+// CHECK: llvm.getelementptr %{{.*}}[0, 12] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<24 x i8>
+// CHECK: llvm.call @sdfgrtSetLocation
+// CHECK: llvm.call @mgpuMemFree
+// CHECK: llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<24 x i8>
+// CHECK: llvm.call @sdfgrtSetLocation
+// CHECK: llvm.call @mgpuStreamSynchronize
+// CHECK-NOT: __sdfgrt_loc
+func.func @shared_locations(%A: memref<16xf32>, %B: memref<16xf32>,
+                            %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t0 = sdfg.stream_token %slot
+  %0 = gpu.dealloc async [%t0] %A : memref<16xf32> loc("prog.py":3:1)
+  %t1 = sdfg.stream_token %slot
+  %1 = gpu.dealloc async [%t1] %B : memref<16xf32> loc("prog.py":4:2)
+  sdfg.sync %slot loc("prog.py":3:1)
   return
 }
