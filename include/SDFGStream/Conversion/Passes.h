@@ -51,6 +51,10 @@ struct LowerToGpuPipelineOptions
       *this, "sync-call",
       llvm::cl::desc("Make calls synchronous (make-sync-call)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> timers{
+      *this, "timers",
+      llvm::cl::desc("Time each call on its streams (instrument-timers)"),
+      llvm::cl::init(false)};
 };
 
 /// The GPU vendor a pipeline lowers to. Everything else is shared.

@@ -150,6 +150,44 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
   let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
 }
 
+def InstrumentTimers : Pass<"instrument-timers", "ModuleOp"> {
+  let summary = "Time each call of a program on its own streams";
+  let description = [{
+    Measures the GPU time of programs with events recorded on the program's
+    own streams: in every program that takes the caller's stream (run
+    `add-external-gpu-stream` first), inserts right after `sdfg.init_streams`
+
+    ```mlir
+    %timer = sdfg.timer_begin "<program>" on %slot0, %slot1, ...
+    ```
+
+    and before every return (before the syncs `make-sync-call` placed
+    there, so that a synchronous call also waits for its end events)
+
+    ```mlir
+    sdfg.timer_end %timer on %slot0, %slot1, ...
+    ```
+
+    At run time each call records one begin and one end event per distinct
+    stream and adds the span between its first begin and its last end event
+    to the program's total, which `sdfgrtTimerQuery` reads. Nothing here
+    synchronizes the device, and an asynchronous call never waits for its
+    events: a call's time is resolved at the program's next call or when
+    the total is queried. Calls captured into a CUDA/HIP graph are not
+    timed.
+
+    Private programs (called from other programs, whose own timer covers
+    them) are left alone unless `nested-programs` is set; their time then
+    adds to their own totals as well. Programs that already have a timer
+    are left alone, so the pass is idempotent.
+  }];
+  let options = [
+    Option<"nestedPrograms", "nested-programs", "bool", /*default=*/"false",
+           "Also time the calls of private programs">
+  ];
+  let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
+}
+
 def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
   let summary = "Prove that lowered code only uses the caller's stream";
   let description = [{

@@ -100,6 +100,68 @@ struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
   }
 };
 
+/// The NUL-terminated name of a timed program, one private constant per
+/// program, shared by its timer ops.
+static Value programNamePointer(ConversionPatternRewriter &rewriter,
+                                Operation *op, StringRef name) {
+  auto module = op->getParentOfType<ModuleOp>();
+  std::string symbol = ("__sdfgrt_timer_" + name).str();
+  std::string text = (name + Twine('\0')).str();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
+  if (!global) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size());
+    global = LLVM::GlobalOp::create(rewriter, op->getLoc(), type,
+                                    /*isConstant=*/true,
+                                    LLVM::Linkage::Private, symbol,
+                                    rewriter.getStringAttr(text));
+  }
+  return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
+}
+
+/// `sdfg.timer_begin`: open a timed call, then a begin event per stream.
+struct TimerBeginLowering : public ConvertOpToLLVMPattern<TimerBeginOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TimerBeginOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    FailureOr<LLVM::LLVMFuncOp> begin = LLVM::lookupOrCreateFn(
+        rewriter, op->getParentOfType<ModuleOp>(), "sdfgrtTimerBegin",
+        {ptrType}, ptrType);
+    if (failed(begin))
+      return op.emitOpError() << "cannot declare sdfgrtTimerBegin";
+    Value name = programNamePointer(rewriter, op, op.getName());
+    Value call =
+        LLVM::CallOp::create(rewriter, op.getLoc(), *begin, name).getResult();
+    for (Value stream : adaptor.getStreams())
+      if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerRecordBegin",
+                                 {call, stream})))
+        return failure();
+    rewriter.replaceOp(op, call);
+    return success();
+  }
+};
+
+/// `sdfg.timer_end`: an end event per stream, then close the call.
+struct TimerEndLowering : public ConvertOpToLLVMPattern<TimerEndOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TimerEndOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Value stream : adaptor.getStreams())
+      if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerRecordEnd",
+                                 {adaptor.getTimer(), stream})))
+        return failure();
+    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerEnd",
+                               adaptor.getTimer())))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// 8-bit `gpu.memset`, which upstream does not lower, on the op's stream.
 struct Memset8Lowering : public ConvertOpToLLVMPattern<gpu::MemsetOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -168,8 +230,6 @@ static LogicalResult verifyOnStream(Operation *op) {
   return success();
 }
 
-/// Records each GPU op's source location with the runtime right before it
-/// runs, so that a failure names the op.
 /// Text of a GPU op's location as the runtime prints it: `file:line:col`
 /// where there is one, the printed location otherwise.
 static std::string locationText(Location loc) {
@@ -194,7 +254,7 @@ static void recordLocations(ModuleOp module) {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
-    if (!isa<gpu::AsyncOpInterface, SyncOp>(op))
+    if (!isa<gpu::AsyncOpInterface, SyncOp, TimerBeginOp, TimerEndOp>(op))
       return WalkResult::advance();
     std::string text = locationText(op->getLoc());
     auto [it, inserted] = offsets.try_emplace(text, table.size());
@@ -256,6 +316,9 @@ void ConvertSDFGToLLVM::runOnOperation() {
   converter.addConversion([](StreamType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
+  converter.addConversion([](TimerType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
   // On the host a GPU buffer is a plain pointer; kernels keep their address
   // spaces (the NVVM/ROCDL lowering maps them).
   populateGpuMemorySpaceAttributeConversions(
@@ -282,7 +345,8 @@ void ConvertSDFGToLLVM::runOnOperation() {
   ub::populateUBToLLVMConversionPatterns(converter, patterns);
   populateGpuToLLVMConversionPatterns(converter, patterns);
   patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
-               Memset8Lowering>(converter);
+               Memset8Lowering, TimerBeginLowering, TimerEndLowering>(
+      converter);
 
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
     signalPassFailure();

@@ -74,3 +74,28 @@ func.func @shared_locations(%A: memref<16xf32>, %B: memref<16xf32>,
   sdfg.sync %slot loc("prog.py":3:1)
   return
 }
+
+// -----
+
+// Timers: the program's name is one constant; the call handle comes from
+// sdfgrtTimerBegin and each stream gets a begin and an end event; nothing
+// waits (no stream or device synchronization).
+// CHECK: llvm.mlir.global private constant @__sdfgrt_timer_timed("timed\00")
+// CHECK-LABEL: llvm.func @timed
+// CHECK-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "s"})
+// CHECK: %[[NAME:.*]] = llvm.mlir.addressof @__sdfgrt_timer_timed
+// CHECK: %[[CALL:.*]] = llvm.call @sdfgrtTimerBegin(%[[NAME]]) : (!llvm.ptr) -> !llvm.ptr
+// CHECK: llvm.call @sdfgrtTimerRecordBegin(%[[CALL]], %[[S]])
+// CHECK: llvm.call @mgpuMemFree(%{{.*}}, %[[S]])
+// CHECK: llvm.call @sdfgrtTimerRecordEnd(%[[CALL]], %[[S]])
+// CHECK: llvm.call @sdfgrtTimerEnd(%[[CALL]])
+// CHECK-NOT: Synchronize
+// CHECK: llvm.return
+func.func @timed(%D: memref<16xf32>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %timer = sdfg.timer_begin "timed" on %slot
+  %t = sdfg.stream_token %slot
+  %0 = gpu.dealloc async [%t] %D : memref<16xf32>
+  sdfg.timer_end %timer on %slot
+  return
+}

@@ -296,3 +296,37 @@ func.func @unknown_attribute() attributes {sdfg.streams = 1 : i64} {
   return
 }
 // expected-error @-3 {{'func.func' op unknown sdfg dialect attribute 'sdfg.streams'}}
+
+// -----
+
+// A timer records its events on streams: it needs one.
+func.func @timer_without_stream() {
+  // expected-error @+1 {{'sdfg.timer_begin' op needs at least one stream to record its events on}}
+  %t = sdfg.timer_begin "p" on
+  return
+}
+
+// -----
+
+func.func @timer_without_name(%s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  // expected-error @+1 {{'sdfg.timer_begin' op needs a non-empty program name}}
+  %t = sdfg.timer_begin "" on %slot
+  return
+}
+
+// -----
+
+// Timer events only on streams of the timer's own program.
+func.func @timer_on_other_program_stream(%s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t = sdfg.timer_begin "p" on %slot
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c1, %v = %c1, %w = %c1) {
+    // expected-error @+1 {{'sdfg.timer_end' op uses a stream outside the host code of its program @timer_on_other_program_stream}}
+    sdfg.timer_end %t on %slot
+    gpu.terminator
+  }
+  return
+}

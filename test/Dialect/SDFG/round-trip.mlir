@@ -72,3 +72,15 @@ func.func @with_slots(%A: memref<8xi32, 1>, %v: i32,
   %done = gpu.memset async [%t] %A, %v : memref<8xi32, 1>, i32 {sdfg.stream_slot = 2 : i64}
   return
 }
+
+// Timers on the program's streams.
+// CHECK-LABEL: func.func @timed
+// CHECK: %[[T:.*]] = sdfg.timer_begin "timed" on %{{.*}}#0, %{{.*}}#1
+// CHECK: sdfg.timer_end %[[T]] on %{{.*}}#0, %{{.*}}#1
+func.func @timed(%s: !sdfg.stream {sdfg.external_stream = "stream"})
+    attributes {sdfg.num_streams = 2 : i64} {
+  %slots:2 = sdfg.init_streams %s -> !sdfg.stream, !sdfg.stream
+  %t = sdfg.timer_begin "timed" on %slots#0, %slots#1
+  sdfg.timer_end %t on %slots#0, %slots#1
+  return
+}

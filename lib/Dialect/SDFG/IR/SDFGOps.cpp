@@ -349,6 +349,30 @@ LogicalResult SyncOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// TimerBeginOp / TimerEndOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyTimedStreams(Operation *op, ValueRange streams) {
+  if (streams.empty())
+    return op->emitOpError() << "needs at least one stream to record its "
+                                "events on";
+  for (Value stream : streams)
+    if (failed(verifyStreamUse(op, stream)))
+      return failure();
+  return success();
+}
+
+LogicalResult TimerBeginOp::verify() {
+  if (getName().empty())
+    return emitOpError() << "needs a non-empty program name";
+  return verifyTimedStreams(getOperation(), getStreams());
+}
+
+LogicalResult TimerEndOp::verify() {
+  return verifyTimedStreams(getOperation(), getStreams());
+}
+
 namespace {
 /// Merges a sync into the sync right before it: nothing can be enqueued
 /// between the two, so one host wait serves both.

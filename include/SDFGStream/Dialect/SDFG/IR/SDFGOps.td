@@ -242,6 +242,55 @@ def SDFG_SyncOp : SDFG_Op<"sync", [
 }
 
 //===----------------------------------------------------------------------===//
+// Timers
+//===----------------------------------------------------------------------===//
+
+def SDFG_TimerBeginOp : SDFG_Op<"timer_begin", [
+    MemoryEffects<[MemRead, MemWrite]>
+  ]> {
+  let summary = "Starts timing a call of the program on its streams";
+  let description = [{
+    Starts one timed call of the program named `name` and records a begin
+    event on each listed stream (a stream listed twice gets one event). The
+    GPU time of the call, from its first begin event to its last end event,
+    is added to the program's total, which the runtime's C API reads
+    (`sdfgrtTimerQuery`). Recording an event is asynchronous: the host never
+    waits here. Inserted by `instrument-timers`.
+
+    Example:
+
+    ```mlir
+    %timer = sdfg.timer_begin "stencil" on %slots#0, %slots#1
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<SDFG_StreamType>:$streams);
+  let results = (outs SDFG_TimerType:$timer);
+  let assemblyFormat = "$name `on` $streams attr-dict";
+  let hasVerifier = 1;
+}
+
+def SDFG_TimerEndOp : SDFG_Op<"timer_end", [
+    MemoryEffects<[MemRead, MemWrite]>
+  ]> {
+  let summary = "Ends a timed call on its streams, without waiting";
+  let description = [{
+    Records an end event of `timer`'s call on each listed stream and closes
+    the call. The host does not wait for the events: the call's time is
+    resolved later (at the program's next timed call or when it is queried).
+
+    Example:
+
+    ```mlir
+    sdfg.timer_end %timer on %slots#0, %slots#1
+    ```
+  }];
+  let arguments = (ins SDFG_TimerType:$timer,
+                       Variadic<SDFG_StreamType>:$streams);
+  let assemblyFormat = "$timer `on` $streams attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Library nodes
 //===----------------------------------------------------------------------===//
 

@@ -31,4 +31,14 @@ def SDFG_StreamType : TypeDef<SDFG_Dialect, "Stream"> {
   }];
 }
 
+def SDFG_TimerType : TypeDef<SDFG_Dialect, "Timer"> {
+  let mnemonic = "timer";
+  let summary = "One timed call of a program";
+  let description = [{
+    The handle of one timed call, made by `sdfg.timer_begin` and closed by
+    `sdfg.timer_end` (see `instrument-timers`). It lowers to the runtime's
+    call handle (`!llvm.ptr`, `void *` in C).
+  }];
+}
+
 #endif // SDFGSTREAM_DIALECT_SDFG_IR_SDFGTYPES_TD
