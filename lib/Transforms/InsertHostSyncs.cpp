@@ -8,13 +8,19 @@
 // set of (stream, buffer) pairs whose GPU writes the host has not waited for.
 // Control-flow graphs (states and interstate edges) are solved to a fixpoint
 // first and rewritten after; structured regions are handled recursively, with
-// loops iterated to a fixpoint and syncs hoisted out of loops when possible.
+// loops iterated to a fixpoint. Syncs are hoisted out of loops when possible:
+// out of structured loops (LoopLikeOpInterface) and out of the natural loops
+// of a control-flow graph (states joined by a back edge), whose entry edges
+// get the sync instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/Passes.h"
 
+#include "mlir/Analysis/CFGLoopInfo.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -51,6 +57,18 @@ public:
   Pending processRegion(Region &region, const Pending &pending, bool insert);
 
 private:
+  /// Pending writes at the entry and exit of each reachable block of a
+  /// multi-block region, entered with `entry`.
+  struct Solution {
+    DenseMap<Block *, Pending> in, out;
+  };
+  Solution solve(Region &region, const Pending &entry);
+  /// Syncs the results that a natural loop of `region` reads but does not
+  /// write on the loop's entry edges, so that none is needed inside it.
+  void hoistOutOfLoops(Region &region, const Pending &entry);
+  /// Host reads and GPU writes of the ops in `blocks` (nested regions too):
+  /// the roots of the buffers read on the host that no GPU op there writes.
+  DenseSet<Value> getLoopInvariantReads(ArrayRef<Block *> blocks);
   void processOp(Operation *op, Pending &pending, bool insert);
   void processRegionOp(Operation *op, Pending &pending, bool insert);
   /// Removes every pair of the streams of `reads` from `pending`, inserting
@@ -258,6 +276,102 @@ void HostSyncInserter::processRegionOp(Operation *op, Pending &pending,
   pending = std::move(merged);
 }
 
+HostSyncInserter::Solution HostSyncInserter::solve(Region &region,
+                                                   const Pending &entry) {
+  // May be pending on entry to a block = pending at the end of any
+  // predecessor; iterate to a fixpoint without rewriting anything.
+  Solution solution;
+  solution.in[&region.front()] = entry;
+  SmallVector<Block *> worklist = {&region.front()};
+  while (!worklist.empty()) {
+    Block *block = worklist.pop_back_val();
+    Pending state = solution.in[block];
+    for (Operation &op : *block)
+      processOp(&op, state, /*insert=*/false);
+    solution.out[block] = state;
+    for (Block *successor : block->getSuccessors()) {
+      Pending &successorIn = solution.in[successor];
+      unsigned size = successorIn.size();
+      bool first = !solution.out.count(successor);
+      successorIn.insert(state.begin(), state.end());
+      if (successorIn.size() != size || first)
+        worklist.push_back(successor);
+    }
+  }
+  return solution;
+}
+
+DenseSet<Value>
+HostSyncInserter::getLoopInvariantReads(ArrayRef<Block *> blocks) {
+  DenseSet<Value> written, read;
+  for (Block *block : blocks) {
+    block->walk([&](Operation *op) {
+      if (getStream(op))
+        for (Value buffer : getGpuWrites(op))
+          written.insert(buffer);
+      // GPU ops read their operands on the stream, in order; calls of
+      // programs on the stream may read them on the host.
+      if (isa<SyncOp>(op) ||
+          (getStream(op) && !isa<CallOpInterface>(op)))
+        return;
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          read.insert(getRoot(operand));
+    });
+  }
+  DenseSet<Value> invariant;
+  for (Value root : read)
+    if (!written.contains(root))
+      invariant.insert(root);
+  return invariant;
+}
+
+void HostSyncInserter::hoistOutOfLoops(Region &region, const Pending &entry) {
+  DominanceInfo dominance(region.getParentOp());
+  CFGLoopInfo loopInfo(dominance.getDomTree(&region));
+  // Outer loops first: a sync hoisted out of an outer loop also serves the
+  // loops nested in it.
+  for (CFGLoop *loop : loopInfo.getLoopsInPreorder()) {
+    Block *header = loop->getHeader();
+    DenseSet<Value> invariant = getLoopInvariantReads(loop->getBlocks());
+    if (invariant.empty())
+      continue;
+    Solution solution = solve(region, entry);
+    SmallVector<Block *> predecessors(header->getPredecessors());
+    llvm::SmallPtrSet<Block *, 4> seen;
+    for (Block *predecessor : predecessors) {
+      if (loop->contains(predecessor) || !seen.insert(predecessor).second ||
+          !solution.out.count(predecessor))
+        continue;
+      SmallVector<Value> streams;
+      for (auto [stream, buffer] : solution.out[predecessor])
+        if (invariant.contains(buffer) && !llvm::is_contained(streams, stream))
+          streams.push_back(stream);
+      if (streams.empty())
+        continue;
+      Operation *terminator = predecessor->getTerminator();
+      Location loc = terminator->getLoc();
+      if (predecessor->getNumSuccessors() == 1) {
+        OpBuilder builder(terminator);
+        SyncOp::create(builder, loc, streams);
+        continue;
+      }
+      // The edge also leads elsewhere: sync on a new state on the way into
+      // the loop only.
+      auto *edge = new Block();
+      region.getBlocks().insert(header->getIterator(), edge);
+      for (BlockArgument argument : header->getArguments())
+        edge->addArgument(argument.getType(), argument.getLoc());
+      OpBuilder builder = OpBuilder::atBlockEnd(edge);
+      SyncOp::create(builder, loc, streams);
+      cf::BranchOp::create(builder, loc, header, edge->getArguments());
+      for (unsigned i = 0, e = terminator->getNumSuccessors(); i < e; ++i)
+        if (terminator->getSuccessor(i) == header)
+          terminator->setSuccessor(edge, i);
+    }
+  }
+}
+
 Pending HostSyncInserter::processRegion(Region &region, const Pending &entry,
                                         bool insert) {
   if (region.empty())
@@ -270,31 +384,16 @@ Pending HostSyncInserter::processRegion(Region &region, const Pending &entry,
   if (region.hasOneBlock())
     return processBlock(region.front(), entry, insert);
 
-  // A control-flow graph: states and interstate edges. Solve first (may be
-  // pending on entry to a block = pending at the end of any predecessor),
-  // then rewrite each block once from its solved entry state.
-  DenseMap<Block *, Pending> in;
-  in[&region.front()] = entry;
-  SmallVector<Block *> worklist = {&region.front()};
-  DenseMap<Block *, Pending> out;
-  while (!worklist.empty()) {
-    Block *block = worklist.pop_back_val();
-    Pending result = processBlock(*block, in[block], /*doInsert=*/false);
-    out[block] = result;
-    for (Block *successor : block->getSuccessors()) {
-      Pending &successorIn = in[successor];
-      unsigned size = successorIn.size();
-      bool first = !out.count(successor);
-      successorIn.insert(result.begin(), result.end());
-      if (successorIn.size() != size || first)
-        worklist.push_back(successor);
-    }
-  }
+  // A control-flow graph: states and interstate edges. Hoist what loops
+  // only read, solve, then rewrite each block once from its solved entry.
+  if (insert)
+    hoistOutOfLoops(region, entry);
+  Solution solution = solve(region, entry);
   Pending exits;
   for (Block &block : region) {
-    if (!in.count(&block))
+    if (!solution.in.count(&block))
       continue; // Unreachable.
-    Pending result = processBlock(block, in[&block], insert);
+    Pending result = processBlock(block, solution.in[&block], insert);
     if (block.getSuccessors().empty())
       exits.insert(result.begin(), result.end());
   }

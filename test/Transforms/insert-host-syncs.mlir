@@ -232,3 +232,124 @@ sdfg.sdfg @caller(%D: memref<f32, 1>, %H: memref<f32>) target(gpu) {
   %v = memref.load %H[] : memref<f32>
   sdfg.return
 }
+
+// -----
+
+// A loop of states (a back edge in the state machine) that only reads a
+// result copied before it: one sync, on the edge into the loop.
+// CHECK-LABEL: sdfg.sdfg @state_loop_hoisted
+// CHECK: gpu.memcpy async
+// CHECK-NEXT: sdfg.sync
+// CHECK-NEXT: cf.br ^[[GUARD:bb[0-9]+]]
+// CHECK: ^[[GUARD]](
+// CHECK-NOT: sdfg.sync
+// CHECK: sdfg.return
+sdfg.sdfg @state_loop_hoisted(%D: memref<8xf32, 1>, %H: memref<8xf32>, %acc: memref<f32>, %n: index) target(gpu) {
+  %c0 = arith.constant 0 : index
+  gpu.memcpy %H, %D : memref<8xf32>, memref<8xf32, 1>
+  cf.br ^guard(%c0 : index)
+^guard(%i: index):
+  %more = arith.cmpi ult, %i, %n : index
+  cf.cond_br %more, ^body, ^exit
+^body:
+  %x = memref.load %H[%i] : memref<8xf32>
+  memref.store %x, %acc[] : memref<f32>
+  %c1 = arith.constant 1 : index
+  %next = arith.addi %i, %c1 : index
+  cf.br ^guard(%next : index)
+^exit:
+  sdfg.return
+}
+
+// -----
+
+// The loop condition itself reads a copied value (the loop bound), and the
+// nested state loop reads another: both syncs leave both loops (one sync,
+// before the outer loop).
+// CHECK-LABEL: sdfg.sdfg @nested_state_loops
+// CHECK-COUNT-2: gpu.memcpy async
+// CHECK-NEXT: sdfg.sync
+// CHECK-NEXT: cf.br
+// CHECK-NOT: sdfg.sync
+// CHECK: sdfg.return
+sdfg.sdfg @nested_state_loops(%DN: memref<index, 1>, %N: memref<index>, %D: memref<8xf32, 1>, %H: memref<8xf32>, %acc: memref<f32>) target(gpu) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.memcpy %N, %DN : memref<index>, memref<index, 1>
+  gpu.memcpy %H, %D : memref<8xf32>, memref<8xf32, 1>
+  cf.br ^outer(%c0 : index)
+^outer(%i: index):
+  %bound = memref.load %N[] : memref<index>
+  %more = arith.cmpi ult, %i, %bound : index
+  cf.cond_br %more, ^inner(%c0 : index), ^exit
+^inner(%j: index):
+  %x = memref.load %H[%j] : memref<8xf32>
+  memref.store %x, %acc[] : memref<f32>
+  %j1 = arith.addi %j, %c1 : index
+  %again = arith.cmpi ult, %j1, %bound : index
+  cf.cond_br %again, ^inner(%j1 : index), ^latch
+^latch:
+  %i1 = arith.addi %i, %c1 : index
+  cf.br ^outer(%i1 : index)
+^exit:
+  sdfg.return
+}
+
+// -----
+
+// The state before the loop also branches elsewhere: the sync goes on a new
+// state on the edge into the loop only; the other path gets none.
+// CHECK-LABEL: sdfg.sdfg @state_loop_split_edge
+// CHECK: gpu.memcpy async
+// CHECK-NEXT: cf.cond_br %{{.*}}, ^[[EDGE:bb[0-9]+]](%{{.*}} : index), ^[[SKIP:bb[0-9]+]]
+// CHECK: ^[[EDGE]](%[[I:.*]]: index):
+// CHECK-NEXT: sdfg.sync
+// CHECK-NEXT: cf.br ^[[GUARD:bb[0-9]+]](%[[I]] : index)
+// CHECK: ^[[GUARD]](
+// CHECK-NOT: sdfg.sync
+// CHECK: ^[[SKIP]]:
+// CHECK-NOT: sdfg.sync
+// CHECK: sdfg.return
+sdfg.sdfg @state_loop_split_edge(%D: memref<8xf32, 1>, %H: memref<8xf32>, %acc: memref<f32>, %n: index, %go: i1) target(gpu) {
+  %c0 = arith.constant 0 : index
+  gpu.memcpy %H, %D : memref<8xf32>, memref<8xf32, 1>
+  cf.cond_br %go, ^guard(%c0 : index), ^skip
+^guard(%i: index):
+  %more = arith.cmpi ult, %i, %n : index
+  cf.cond_br %more, ^body, ^exit
+^body:
+  %x = memref.load %H[%i] : memref<8xf32>
+  memref.store %x, %acc[] : memref<f32>
+  %c1 = arith.constant 1 : index
+  %next = arith.addi %i, %c1 : index
+  cf.br ^guard(%next : index)
+^skip:
+  cf.br ^exit
+^exit:
+  sdfg.return
+}
+
+// -----
+
+// A loop of states whose body copies a result and whose condition reads it:
+// the sync must stay in the loop, in front of the read, every iteration.
+// CHECK-LABEL: sdfg.sdfg @state_loop_with_gpu_work
+// CHECK: cf.br ^[[GUARD:bb[0-9]+]]
+// CHECK: ^[[GUARD]]:
+// CHECK-NEXT: sdfg.stream_token
+// CHECK-NEXT: gpu.memcpy async
+// CHECK-NEXT: sdfg.sync
+// CHECK-NEXT: memref.load
+// CHECK-NOT: sdfg.sync
+// CHECK: sdfg.return
+sdfg.sdfg @state_loop_with_gpu_work(%D: memref<f32, 1>, %H: memref<f32>) target(gpu) {
+  %zero = arith.constant 0.0 : f32
+  cf.br ^guard
+^guard:
+  gpu.memcpy %H, %D : memref<f32>, memref<f32, 1>
+  %x = memref.load %H[] : memref<f32>
+  %more = arith.cmpf ogt, %x, %zero : f32
+  cf.cond_br %more, ^guard, ^exit
+^exit:
+  sdfg.return
+}

@@ -143,11 +143,17 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
 
     Minimality: no sync where no host read of pending results follows; one
     sync serves all later reads of everything pending on that stream until
-    new GPU work is issued; a structured loop that reads pending results it
-    does not itself write gets the sync before the loop, not inside it.
-    Existing syncs are taken into account.
+    new GPU work is issued; a loop that reads pending results it does not
+    itself write gets the sync before the loop, not inside it. That holds
+    for structured loops (`scf.for`, `scf.while`, ...) and for the loops of
+    a program's state machine (natural loops of the control-flow graph): the
+    sync goes on each edge that enters the loop with such results pending,
+    at the end of the state before the loop or, if that state also branches
+    elsewhere, in a new state on that edge only. Existing syncs are taken
+    into account.
   }];
-  let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
+  let dependentDialects = ["::mlir::sdfg::SDFGDialect",
+                           "::mlir::cf::ControlFlowDialect"];
 }
 
 def InstrumentTimers : Pass<"instrument-timers", "ModuleOp"> {
