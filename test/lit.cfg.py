@@ -12,8 +12,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sdfgstream_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
-                   "programs.mlir", "sync-call.mlir", "host-reads.mlir"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -27,7 +26,19 @@ tools = ["sdfg-opt", "sdfg-translate", "sdfg-compile", "mlir-opt", "mlir-transla
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(("%sdfgstream_src_root", config.sdfgstream_src_root))
+config.substitutions.append(("%sdfgstream_obj_root", config.sdfgstream_obj_root))
 config.substitutions.append(("%mlir_obj_root", config.mlir_obj_dir))
+
+# test/embedding installs this build into a prefix and builds
+# examples/embedding against it: needs cmake and ninja (and a build tree that
+# has install rules).
+import shutil
+cmake, ninja = shutil.which("cmake"), shutil.which("ninja")
+if cmake and ninja and os.path.exists(
+        os.path.join(config.sdfgstream_obj_root, "cmake_install.cmake")):
+    config.available_features.add("cmake-ninja")
+    config.substitutions.append(("%cmake", cmake))
+    config.substitutions.append(("%ninja", ninja))
 
 # Kernel toolchains. PTX and AMDGCN assembly need nothing beyond LLVM; cubin
 # and fatbin need CUDA's ptxas, hsaco needs ROCm device bitcode and ld.lld.
@@ -53,6 +64,23 @@ try:
     lit_config.note("CUDA probe: " + found.stdout.strip())
 except OSError as error:
     lit_config.note("CUDA probe did not run: %s" % error)
+# The Python client example (test/examples/python-gpu): `cupy` and `torch`
+# where python3, in the tests' environment, imports them and they see a CUDA
+# device (probed only with `cuda`: importing torch takes seconds).
+if "cuda" in config.available_features:
+    for module, check in (("cupy", "cupy.cuda.runtime.getDeviceCount() > 0"),
+                          ("torch", "torch.cuda.is_available()")):
+        try:
+            found = subprocess.run(
+                ["python3", "-c", "import sys, %s; sys.exit(0 if %s else 1)" % (module, check)],
+                capture_output=True, text=True, timeout=300, env=config.environment)
+            if found.returncode == 0:
+                config.available_features.add(module)
+            else:
+                reason = (found.stderr.strip().splitlines() or ["no device"])[-1]
+                lit_config.note("%s probe: not usable (%s)" % (module, reason))
+        except (OSError, subprocess.TimeoutExpired) as error:
+            lit_config.note("%s probe did not run: %s" % (module, error))
 config.substitutions.append(
     ("%sdfg_gpu_tests", os.path.join(config.sdfgstream_tools_dir, "sdfg-gpu-tests")))
 device_tests = os.path.join(config.sdfgstream_tools_dir, "SDFGRuntimeCudaDeviceTests")
