@@ -29,9 +29,11 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -97,6 +99,23 @@ bool startOperation() {
   state.operationFailed = false;
   ++state.counters.operations;
   return true;
+}
+
+/// Starts an entry point that the host calls between program calls (stream
+/// checks, timer queries): there the location of the last program
+/// operation would name the wrong culprit.
+bool startHostOperation() {
+  if (state.callDepth == 0)
+    state.location = nullptr;
+  return startOperation();
+}
+
+/// What an entry point that returns a status returns: the failure it
+/// recorded, 0 if none, or the failure that made it skip.
+int32_t operationStatus(bool started) {
+  if (!started)
+    return state.callError;
+  return state.operationFailed ? state.lastError : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -236,42 +255,52 @@ bool chooseDefaultContext(const Symbols &symbols, Context &context) {
   return true;
 }
 
-/// Runs `body` with `context` current. The caller's thread normally has the
-/// stream's context current already; only otherwise is it switched, and
-/// restored afterwards.
+/// Runs `body` with `context` current; false if it could not be made
+/// current (body not run). The caller's thread normally has the stream's
+/// context current already; only otherwise is it switched, and restored
+/// afterwards.
 template <typename Body>
-void inContext(const Symbols &symbols, Context context, Context current,
+bool inContext(const Symbols &symbols, Context context, Context current,
                Body &&body) {
-  if (context == current)
-    return body();
+  if (context == current) {
+    body();
+    return true;
+  }
   if (!vendor::enterContext(symbols, context))
-    return;
+    return false;
   body();
   vendor::leaveContext(symbols, current);
+  return true;
 }
 
-/// Runs `body(symbols, stream, context)` for an operation on `rawStream`, in
-/// the stream's context, unless the operation is skipped or the vendor
-/// library is unusable.
-template <typename Body> void onStream(void *rawStream, Body &&body) {
-  const Symbols *symbols = startOperation() ? vendorSymbols() : nullptr;
-  if (!symbols)
-    return;
+/// Runs `body(symbols, stream, context)` in the context of `rawStream`;
+/// false (the failure recorded) if its context could not be found or made
+/// current.
+template <typename Body>
+bool inStreamContext(const Symbols &symbols, void *rawStream, Body &&body) {
   Stream stream = static_cast<Stream>(rawStream);
   Context current = kNoContext, context = kNoContext;
-  if (!vendor::currentContext(*symbols, current))
-    return;
+  if (!vendor::currentContext(symbols, current))
+    return false;
   // 0 (legacy default stream), 1 (CU_STREAM_LEGACY) and 2
   // (CU_STREAM_PER_THREAD, hipStreamPerThread) are handles of the current
   // context's default streams; they are passed on unchanged.
   if (reinterpret_cast<uintptr_t>(rawStream) <= 2)
     context = current;
-  else if (!vendor::streamContext(*symbols, stream, context))
-    return;
-  if (context == kNoContext && !chooseDefaultContext(*symbols, context))
-    return;
-  inContext(*symbols, context, current,
-            [&] { body(*symbols, stream, context); });
+  else if (!vendor::streamContext(symbols, stream, context))
+    return false;
+  if (context == kNoContext && !chooseDefaultContext(symbols, context))
+    return false;
+  return inContext(symbols, context, current,
+                   [&] { body(symbols, stream, context); });
+}
+
+/// Runs `body(symbols, stream, context)` for an operation on `rawStream`, in
+/// the stream's context, unless the operation is skipped or the vendor
+/// library is unusable; true if it ran.
+template <typename Body> bool onStream(void *rawStream, Body &&body) {
+  const Symbols *symbols = startOperation() ? vendorSymbols() : nullptr;
+  return symbols && inStreamContext(*symbols, rawStream, body);
 }
 
 //===----------------------------------------------------------------------===//
@@ -355,6 +384,312 @@ bool resolveFunction(const Symbols &symbols, void *function, Context context,
            SDFGRT_CALL(symbols, ModuleGetFunction, &found, module,
                        record->name.c_str());
   });
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+/// Timing events measure calls; ordering events only order one stream after
+/// another, without the cost of a timestamp.
+enum class EventKind { Timing, Ordering };
+
+/// Idle events per context and kind, so that timed calls and stream
+/// rebinding create no event in steady state. An event is destroyed only
+/// when kMaxIdleEventsPerContext of its kind are idle already, or when it
+/// may still be pending on a vendor that cannot reuse it then.
+class EventPool {
+public:
+  /// An idle event of `context`, which is current, or a new one.
+  bool acquire(const Symbols &symbols, Context context, EventKind kind,
+               vendor::Event &event) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      std::vector<vendor::Event> &idle = idleEvents(context, kind);
+      if (!idle.empty()) {
+        event = idle.back();
+        idle.pop_back();
+        return true;
+      }
+    }
+    return SDFGRT_CALL(symbols, EventCreate, &event,
+                       kind == EventKind::Timing ? vendor::kTimingEventFlags
+                                                 : vendor::kOrderingEventFlags);
+  }
+
+  /// Gives `event` of `context` back; `mayBePending`: its last record may
+  /// not have completed yet.
+  void release(const Symbols &symbols, Context context, EventKind kind,
+               vendor::Event event, bool mayBePending) {
+    if (!mayBePending || vendor::kEventReusableWhilePending) {
+      std::lock_guard<std::mutex> lock(mutex);
+      std::vector<vendor::Event> &idle = idleEvents(context, kind);
+      if (idle.size() < kMaxIdleEventsPerContext) {
+        idle.push_back(event);
+        return;
+      }
+    }
+    Context current = kNoContext;
+    if (vendor::currentContext(symbols, current))
+      inContext(symbols, context, current,
+                [&] { SDFGRT_CALL(symbols, EventDestroy, event); });
+  }
+
+  /// Forgets the idle events without destroying them (the test's fake
+  /// driver forgets them too).
+  void forget() {
+    std::lock_guard<std::mutex> lock(mutex);
+    pools.clear();
+  }
+
+private:
+  struct Pool {
+    Context context;
+    EventKind kind;
+    std::vector<vendor::Event> events;
+  };
+
+  std::vector<vendor::Event> &idleEvents(Context context, EventKind kind) {
+    for (Pool &pool : pools)
+      if (pool.context == context && pool.kind == kind)
+        return pool.events;
+    pools.push_back({context, kind, {}});
+    return pools.back().events;
+  }
+
+  std::mutex mutex;
+  std::vector<Pool> pools;
+};
+
+EventPool &eventPool() {
+  static EventPool *instance = new EventPool;
+  return *instance;
+}
+
+//===----------------------------------------------------------------------===//
+// Timers
+//===----------------------------------------------------------------------===//
+
+struct ProgramTimer;
+
+/// One stream of a timed call.
+struct TimedStream {
+  Stream stream;
+  Context context;
+  vendor::Event begin;
+  vendor::Event end;
+  bool hasEnd;
+};
+
+/// What sdfgrtTimerBegin hands out: one call of a program, from its first
+/// begin event to its last end event over the streams it ran on.
+struct TimedCall {
+  /// Null for the handle that records nothing.
+  ProgramTimer *program = nullptr;
+  /// The program's generation at the begin; a reset since drops the call.
+  uint64_t generation = 0;
+  /// A stream was captured or failed: the call is not counted.
+  bool untimed = false;
+  std::vector<TimedStream> streams;
+
+  TimedStream *find(Stream stream) {
+    for (TimedStream &timed : streams)
+      if (timed.stream == stream)
+        return &timed;
+    return nullptr;
+  }
+};
+
+/// The totals of one program and its calls that are closed but not yet
+/// resolved. sdfgrtTimerBegin and sdfgrtTimerEnd, which run inside program
+/// calls, take only `closedMutex`, held for a few instructions, and resolve
+/// only if `resolveMutex` is free: a thread that waits for events in
+/// sdfgrtTimerQuery never blocks a program call of another thread.
+struct ProgramTimer {
+  std::mutex resolveMutex; // guards pending and the totals
+  std::deque<std::unique_ptr<TimedCall>> pending; // oldest first
+  double milliseconds = 0;
+  int64_t calls = 0;
+
+  std::mutex closedMutex; // guards closed, known and generation
+  std::vector<std::unique_ptr<TimedCall>> closed; // since the last resolution
+  bool known = false; // a call began since the start or the last reset
+  uint64_t generation = 0;
+};
+
+/// Every program's timer by name, and recycled call handles.
+class TimerRegistry {
+public:
+  ProgramTimer &get(const char *program) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<ProgramTimer> &timer = programs[program];
+    if (!timer)
+      timer = std::make_unique<ProgramTimer>();
+    return *timer;
+  }
+
+  ProgramTimer *find(const char *program) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = programs.find(program);
+    return it == programs.end() ? nullptr : it->second.get();
+  }
+
+  /// Every timer; they live as long as the registry.
+  std::vector<ProgramTimer *> all() {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<ProgramTimer *> result;
+    for (auto &entry : programs)
+      result.push_back(entry.second.get());
+    return result;
+  }
+
+  std::unique_ptr<TimedCall> newCall() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (idleCalls.empty())
+      return std::make_unique<TimedCall>();
+    std::unique_ptr<TimedCall> call = std::move(idleCalls.back());
+    idleCalls.pop_back();
+    return call;
+  }
+
+  void recycle(std::unique_ptr<TimedCall> call) {
+    call->program = nullptr;
+    call->untimed = false;
+    call->streams.clear();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (idleCalls.size() < kMaxIdleCalls)
+      idleCalls.push_back(std::move(call));
+  }
+
+  /// Forgets every program; no call may be in flight.
+  void forget() {
+    std::lock_guard<std::mutex> lock(mutex);
+    programs.clear();
+  }
+
+private:
+  // More calls of all programs in flight at once are rare.
+  static constexpr size_t kMaxIdleCalls = 64;
+
+  std::mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<ProgramTimer>> programs;
+  std::vector<std::unique_ptr<TimedCall>> idleCalls;
+};
+
+// Never destroyed, like the library: handles may outlive static destructors.
+TimerRegistry &timers() {
+  static TimerRegistry *instance = new TimerRegistry;
+  return *instance;
+}
+
+/// Gives the call's events back to the pool and the call to the registry.
+/// Its events exist only if the vendor library was opened.
+void releaseCall(std::unique_ptr<TimedCall> call, bool mayBePending) {
+  const Symbols &symbols = library().symbols;
+  for (TimedStream &timed : call->streams) {
+    eventPool().release(symbols, timed.context, EventKind::Timing, timed.begin,
+                        mayBePending);
+    if (timed.hasEnd)
+      eventPool().release(symbols, timed.context, EventKind::Timing, timed.end,
+                          mayBePending);
+  }
+  timers().recycle(std::move(call));
+}
+
+enum class Completion { Complete, NotReady, Failed };
+
+/// Whether every end event of `call` has completed.
+Completion completion(const Symbols &symbols, Context current,
+                      const TimedCall &call) {
+  for (const TimedStream &timed : call.streams) {
+    vendor::Result result = vendor::kSuccess;
+    if (!inContext(symbols, timed.context, current,
+                   [&] { result = symbols.EventQuery(timed.end); }))
+      return Completion::Failed;
+    if (result == vendor::kNotReady)
+      return Completion::NotReady;
+    if (!vendor::check(Symbols::EventQueryName, result))
+      return Completion::Failed;
+  }
+  return Completion::Complete;
+}
+
+/// The span of a completed call: from its earliest begin to its latest end.
+/// Only events of one context can be compared, so each context's span is
+/// measured from its first stream's begin event (the others' begins may be
+/// earlier: negative); a call on several contexts takes the longest.
+bool callMilliseconds(const Symbols &symbols, Context current,
+                      const TimedCall &call, double &milliseconds) {
+  milliseconds = 0;
+  const std::vector<TimedStream> &streams = call.streams;
+  for (size_t first = 0; first < streams.size(); ++first) {
+    Context context = streams[first].context;
+    bool seen = false;
+    for (size_t i = 0; i < first && !seen; ++i)
+      seen = streams[i].context == context;
+    if (seen)
+      continue;
+    bool ok = true;
+    double earliest = 0, latest = 0;
+    bool entered = inContext(symbols, context, current, [&] {
+      vendor::Event reference = streams[first].begin;
+      for (size_t i = first; i < streams.size() && ok; ++i) {
+        if (streams[i].context != context)
+          continue;
+        float begin = 0, end = 0;
+        ok = (i == first || vendor::elapsedTime(symbols, reference,
+                                                streams[i].begin, begin)) &&
+             vendor::elapsedTime(symbols, reference, streams[i].end, end);
+        earliest = std::min(earliest, double(begin));
+        latest = std::max(latest, double(end));
+      }
+    });
+    if (!entered || !ok)
+      return false;
+    milliseconds = std::max(milliseconds, latest - earliest);
+  }
+  return true;
+}
+
+/// Resolves the closed calls of `timer`, oldest first, up to the first one
+/// still running (calls complete mostly in order; later ones are resolved
+/// next time); with `wait`, first waits for their end events. The caller
+/// holds `timer.resolveMutex`.
+void resolve(ProgramTimer &timer, bool wait) {
+  {
+    std::lock_guard<std::mutex> lock(timer.closedMutex);
+    for (std::unique_ptr<TimedCall> &call : timer.closed)
+      timer.pending.push_back(std::move(call));
+    timer.closed.clear();
+  }
+  if (timer.pending.empty())
+    return;
+  const Symbols *symbols = vendorSymbols();
+  Context current = kNoContext;
+  if (!symbols || !vendor::currentContext(*symbols, current))
+    return;
+  if (wait) {
+    // Event synchronization: never a stream, context or device sync.
+    for (const std::unique_ptr<TimedCall> &call : timer.pending)
+      for (const TimedStream &timed : call->streams)
+        inContext(*symbols, timed.context, current,
+                  [&] { SDFGRT_CALL(*symbols, EventSynchronize, timed.end); });
+  }
+  while (!timer.pending.empty()) {
+    Completion progress = completion(*symbols, current, *timer.pending.front());
+    if (progress == Completion::NotReady)
+      break;
+    double milliseconds = 0;
+    if (progress == Completion::Complete &&
+        callMilliseconds(*symbols, current, *timer.pending.front(),
+                         milliseconds)) {
+      timer.milliseconds += milliseconds;
+      ++timer.calls;
+    }
+    releaseCall(std::move(timer.pending.front()),
+                /*mayBePending=*/progress != Completion::Complete);
+    timer.pending.pop_front();
+  }
 }
 
 } // namespace
@@ -592,6 +927,215 @@ void sdfgrtMemset8(void *dst, uint8_t value, size_t count, void *stream) {
 }
 
 //===----------------------------------------------------------------------===//
+// C ABI: stream ordering and devices (host API)
+//===----------------------------------------------------------------------===//
+
+int32_t sdfgrtStreamWaitStream(void *waiting, void *waitedOn) {
+  if (waiting == waitedOn)
+    return 0;
+  bool started = startHostOperation();
+  const Symbols *symbols = started ? vendorSymbols() : nullptr;
+  if (!symbols)
+    return operationStatus(started);
+  vendor::Event event{};
+  Context eventContext = kNoContext;
+  bool acquired = false, recorded = false;
+  inStreamContext(*symbols, waitedOn,
+                  [&](const Symbols &symbols, Stream s, Context context) {
+                    acquired = eventPool().acquire(symbols, context,
+                                                   EventKind::Ordering, event);
+                    eventContext = context;
+                    recorded =
+                        acquired && SDFGRT_CALL(symbols, EventRecord, event, s);
+                  });
+  // The wait takes the event's state now: the event can be reused at once.
+  if (recorded)
+    inStreamContext(*symbols, waiting,
+                    [&](const Symbols &symbols, Stream s, Context) {
+                      SDFGRT_CALL(symbols, StreamWaitEvent, s, event, 0);
+                    });
+  if (acquired)
+    eventPool().release(*symbols, eventContext, EventKind::Ordering, event,
+                        /*mayBePending=*/true);
+  return operationStatus(started);
+}
+
+int32_t sdfgrtStreamDevice(void *stream, int32_t *device) {
+  bool started = startHostOperation();
+  const Symbols *symbols = started ? vendorSymbols() : nullptr;
+  int32_t found = -1;
+  if (symbols)
+    inStreamContext(*symbols, stream,
+                    [&](const Symbols &symbols, Stream, Context context) {
+                      vendor::contextDevice(symbols, context, found);
+                    });
+  int32_t status = operationStatus(started);
+  if (device)
+    *device = status == 0 ? found : -1;
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// C ABI: timers
+//===----------------------------------------------------------------------===//
+
+void *sdfgrtTimerBegin(const char *program) {
+  // Shared by every call that cannot be timed; never written.
+  static TimedCall *inert = new TimedCall;
+  if (!startOperation())
+    return inert;
+  if (!program) {
+    recordFailure("sdfgrtTimerBegin: no program name");
+    return inert;
+  }
+  ProgramTimer &timer = timers().get(program);
+  std::unique_ptr<TimedCall> call = timers().newCall();
+  call->program = &timer;
+  {
+    std::lock_guard<std::mutex> lock(timer.closedMutex);
+    timer.known = true;
+    call->generation = timer.generation;
+  }
+  std::unique_lock<std::mutex> lock(timer.resolveMutex, std::try_to_lock);
+  if (lock.owns_lock())
+    resolve(timer, /*wait=*/false);
+  return call.release();
+}
+
+void sdfgrtTimerRecordBegin(void *handle, void *stream) {
+  auto *call = static_cast<TimedCall *>(handle);
+  if (!call || !call->program || call->untimed ||
+      call->find(static_cast<Stream>(stream)))
+    return;
+  bool recorded = false;
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context context) {
+    bool capturing = false;
+    vendor::Event event{};
+    if (!vendor::isCapturing(symbols, s, capturing) || capturing ||
+        !eventPool().acquire(symbols, context, EventKind::Timing, event))
+      return;
+    if (!SDFGRT_CALL(symbols, EventRecord, event, s)) {
+      eventPool().release(symbols, context, EventKind::Timing, event,
+                          /*mayBePending=*/false);
+      return;
+    }
+    call->streams.push_back({s, context, event, {}, false});
+    recorded = true;
+  });
+  // Captured, skipped after an earlier failure, or failed: not timed.
+  if (!recorded)
+    call->untimed = true;
+}
+
+void sdfgrtTimerRecordEnd(void *handle, void *stream) {
+  auto *call = static_cast<TimedCall *>(handle);
+  if (!call || !call->program || call->untimed)
+    return;
+  TimedStream *timed = call->find(static_cast<Stream>(stream));
+  if (!timed) {
+    call->untimed = true;
+    if (startOperation())
+      recordFailure("sdfgrtTimerRecordEnd: stream %p got no begin event in "
+                    "this call",
+                    stream);
+    return;
+  }
+  bool recorded = false;
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context context) {
+    bool capturing = false;
+    if (!vendor::isCapturing(symbols, s, capturing) || capturing)
+      return;
+    if (!timed->hasEnd) {
+      if (!eventPool().acquire(symbols, context, EventKind::Timing, timed->end))
+        return;
+      timed->hasEnd = true;
+    }
+    recorded = SDFGRT_CALL(symbols, EventRecord, timed->end, s);
+  });
+  if (!recorded)
+    call->untimed = true;
+}
+
+void sdfgrtTimerEnd(void *handle) {
+  auto *raw = static_cast<TimedCall *>(handle);
+  if (!raw || !raw->program)
+    return;
+  std::unique_ptr<TimedCall> call(raw);
+  bool timed = !call->untimed && !call->streams.empty();
+  for (const TimedStream &stream : call->streams)
+    timed = timed && stream.hasEnd;
+  if (timed) {
+    ProgramTimer &timer = *call->program;
+    std::lock_guard<std::mutex> lock(timer.closedMutex);
+    if (call->generation == timer.generation) {
+      timer.closed.push_back(std::move(call));
+      return;
+    }
+  }
+  releaseCall(std::move(call), /*mayBePending=*/true);
+}
+
+int32_t sdfgrtTimerQuery(const char *program, int32_t wait,
+                         double *milliseconds, int64_t *calls,
+                         int64_t *pending) {
+  double totalMilliseconds = 0;
+  int64_t resolved = 0, unresolved = 0;
+  bool started = startHostOperation();
+  ProgramTimer *timer = started && program ? timers().find(program) : nullptr;
+  bool known = false;
+  if (timer) {
+    std::lock_guard<std::mutex> lock(timer->closedMutex);
+    known = timer->known;
+  }
+  if (known) {
+    std::lock_guard<std::mutex> resolveLock(timer->resolveMutex);
+    resolve(*timer, wait != 0);
+    totalMilliseconds = timer->milliseconds;
+    resolved = timer->calls;
+    std::lock_guard<std::mutex> closedLock(timer->closedMutex);
+    unresolved = int64_t(timer->pending.size() + timer->closed.size());
+  } else if (started && !program) {
+    recordFailure("sdfgrtTimerQuery: no program name");
+  } else if (started) {
+    recordFailure("sdfgrtTimerQuery: no timed call of program \"%s\" began "
+                  "since the start or the last sdfgrtTimerReset",
+                  program);
+  }
+  if (milliseconds)
+    *milliseconds = totalMilliseconds;
+  if (calls)
+    *calls = resolved;
+  if (pending)
+    *pending = unresolved;
+  return operationStatus(started);
+}
+
+void sdfgrtTimerReset(const char *program) {
+  std::vector<ProgramTimer *> reset;
+  if (!program)
+    reset = timers().all();
+  else if (ProgramTimer *timer = timers().find(program))
+    reset.push_back(timer);
+  for (ProgramTimer *timer : reset) {
+    std::deque<std::unique_ptr<TimedCall>> dropped;
+    {
+      std::lock_guard<std::mutex> resolveLock(timer->resolveMutex);
+      std::lock_guard<std::mutex> closedLock(timer->closedMutex);
+      dropped.swap(timer->pending);
+      for (std::unique_ptr<TimedCall> &call : timer->closed)
+        dropped.push_back(std::move(call));
+      timer->closed.clear();
+      timer->milliseconds = 0;
+      timer->calls = 0;
+      timer->known = false;
+      ++timer->generation;
+    }
+    for (std::unique_ptr<TimedCall> &call : dropped)
+      releaseCall(std::move(call), /*mayBePending=*/true);
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Test hooks
 //===----------------------------------------------------------------------===//
 
@@ -609,6 +1153,8 @@ void sdfgrt::resetForTesting() {
   }
   loadedModuleCount.store(0);
   moduleGeneration.fetch_add(1);
+  timers().forget();
+  eventPool().forget();
   state = ThreadState();
 }
 

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -26,6 +27,11 @@ namespace sdfgrt {
 /// vendor call returns (driver library missing, symbol missing, request
 /// refused). Vendor codes are never negative.
 constexpr int32_t kRuntimeFailure = -1;
+
+/// Idle events kept per context and kind (timing, ordering) for reuse by
+/// later timed calls and stream waits; further released events are
+/// destroyed.
+constexpr size_t kMaxIdleEventsPerContext = 64;
 
 /// Records a failure detected by the runtime (code kRuntimeFailure); the
 /// message gets " at <location>" appended.

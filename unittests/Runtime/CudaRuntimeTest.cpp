@@ -333,4 +333,78 @@ TEST_F(CudaRuntimeTest, ConcurrentFirstLaunchesLoadOnce) {
   EXPECT_EQ(driver().launches.size(), 400u);
 }
 
+TEST_F(CudaRuntimeTest, StreamWaitsForAnotherWithOneRecordAndOneWait) {
+  ASSERT_EQ(sdfgrtStreamWaitStream(streamB, streamA), 0)
+      << sdfgrtGetLastError();
+  ASSERT_EQ(driver().records.size(), 1u);
+  EXPECT_EQ(driver().records[0].stream, streamA);
+  // Recorded in A's context, waited for in B's (the fake insists).
+  EXPECT_EQ(driver().records[0].event->context, contextA);
+  EXPECT_TRUE(driver().records[0].event->flags & CU_EVENT_DISABLE_TIMING);
+  ASSERT_EQ(driver().waits.size(), 1u);
+  EXPECT_EQ(driver().waits[0].stream, streamB);
+  EXPECT_EQ(driver().waits[0].event, driver().records[0].event);
+  EXPECT_EQ(driver().waits[0].eventStream, streamA);
+  // The host never waits.
+  EXPECT_EQ(driver().count("cuStreamSynchronize"), 0);
+  EXPECT_EQ(driver().count("cuCtxSynchronize"), 0);
+  EXPECT_EQ(driver().count("cuEventSynchronize"), 0);
+  EXPECT_EQ(fakecuda::currentContext(), nullptr);
+
+  // The event is reused by the next wait.
+  ASSERT_EQ(sdfgrtStreamWaitStream(streamA, streamB), 0)
+      << sdfgrtGetLastError();
+  ASSERT_EQ(sdfgrtStreamWaitStream(streamB, streamA), 0)
+      << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuEventCreate"), 2);
+  EXPECT_EQ(driver().count("cuEventRecord"), 3);
+  EXPECT_EQ(driver().count("cuStreamWaitEvent"), 3);
+}
+
+TEST_F(CudaRuntimeTest, StreamWaitingForItselfDoesNothing) {
+  EXPECT_EQ(sdfgrtStreamWaitStream(streamA, streamA), 0);
+  EXPECT_EQ(sdfgrtStreamWaitStream(nullptr, nullptr), 0);
+  EXPECT_EQ(driver().totalCalls(), 0);
+  EXPECT_EQ(countersForTesting().libraryOpens, 0);
+}
+
+TEST_F(CudaRuntimeTest, StreamWaitFailureIsReturned) {
+  driver().failingCall = "cuStreamWaitEvent";
+  driver().failure = CUDA_ERROR_INVALID_HANDLE;
+  sdfgrtSetLocation("prog.mlir:1:1");
+  EXPECT_EQ(sdfgrtStreamWaitStream(streamB, streamA),
+            CUDA_ERROR_INVALID_HANDLE);
+  // Between program calls, the last program location is not the culprit.
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "cuStreamWaitEvent failed: CUDA_ERROR_INVALID_HANDLE (invalid "
+               "resource handle) at unknown location");
+  EXPECT_EQ(fakecuda::currentContext(), nullptr);
+}
+
+TEST_F(CudaRuntimeTest, StreamDeviceIsItsContextsDevice) {
+  int32_t device = -7;
+  EXPECT_EQ(sdfgrtStreamDevice(streamA, &device), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(device, 0);
+  EXPECT_EQ(sdfgrtStreamDevice(streamB, &device), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(device, 1);
+  // The default stream without a current context: device 0's primary one.
+  EXPECT_EQ(sdfgrtStreamDevice(nullptr, &device), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(device, 0);
+  EXPECT_EQ(fakecuda::currentContext(), nullptr);
+  // With a current context, the default streams are that context's.
+  makeCurrent(fakecuda::context(3));
+  for (CUstream stream :
+       {CUstream(nullptr), CU_STREAM_LEGACY, CU_STREAM_PER_THREAD}) {
+    device = -7;
+    EXPECT_EQ(sdfgrtStreamDevice(stream, &device), 0) << sdfgrtGetLastError();
+    EXPECT_EQ(device, 1);
+  }
+
+  driver().failingCall = "cuCtxGetDevice";
+  driver().failure = CUDA_ERROR_INVALID_CONTEXT;
+  EXPECT_EQ(sdfgrtStreamDevice(streamA, &device), CUDA_ERROR_INVALID_CONTEXT);
+  EXPECT_EQ(device, -1);
+  EXPECT_EQ(fakecuda::currentContext(), fakecuda::context(3));
+}
+
 } // namespace

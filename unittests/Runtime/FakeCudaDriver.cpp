@@ -18,9 +18,10 @@ namespace {
 
 std::recursive_mutex driverMutex;
 thread_local std::vector<CUcontext> contextStack;
-CUctx_st contexts[4] = {{0}, {1}, {2}, {3}};
+CUctx_st contexts[4] = {{0, 0}, {1, 0}, {2, 1}, {3, 1}};
 std::deque<CUstream_st> streams;
 std::deque<CUfunc_st> functions;
+std::deque<CUevent_st> events;
 
 CUcontext current() {
   return contextStack.empty() ? nullptr : contextStack.back();
@@ -43,6 +44,10 @@ Description describe(CUresult error) {
     return {"CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"};
   case CUDA_ERROR_INVALID_CONTEXT:
     return {"CUDA_ERROR_INVALID_CONTEXT", "invalid device context"};
+  case CUDA_ERROR_INVALID_HANDLE:
+    return {"CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"};
+  case CUDA_ERROR_NOT_READY:
+    return {"CUDA_ERROR_NOT_READY", "device not ready"};
   default:
     return {nullptr, nullptr};
   }
@@ -64,6 +69,14 @@ CUresult checkStream(CUstream stream) {
   CUcontext context = isSpecial(stream) ? current() : stream->context;
   return context && context == current() ? CUDA_SUCCESS
                                          : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+/// Event work needs the event's context current.
+CUresult checkEvent(CUevent event) {
+  if (event->destroyed)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return event->context == current() ? CUDA_SUCCESS
+                                     : CUDA_ERROR_INVALID_CONTEXT;
 }
 
 CUresult launch(CUfunction f, const unsigned (&grid)[3],
@@ -129,17 +142,32 @@ void fakecuda::reset() {
   contextStack.clear();
   streams.clear();
   functions.clear();
+  events.clear();
 }
 
 CUcontext fakecuda::context(int id) { return &contexts[id]; }
 
 CUstream fakecuda::createStream(CUcontext context) {
   std::lock_guard<std::recursive_mutex> lock(driverMutex);
-  streams.push_back({context});
+  streams.push_back({context, false});
   return &streams.back();
 }
 
 CUcontext fakecuda::currentContext() { return current(); }
+
+void fakecuda::completeEvents() {
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  for (CUevent event : driver().events)
+    event->complete = true;
+}
+
+int fakecuda::liveEvents() {
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  int live = 0;
+  for (CUevent event : driver().events)
+    live += !event->destroyed;
+  return live;
+}
 
 //===----------------------------------------------------------------------===//
 // Driver API
@@ -196,6 +224,19 @@ CUresult cuCtxPopCurrent(CUcontext *context) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuCtxGetDevice(CUdevice *device) {
+  ENTER("cuCtxGetDevice");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *device = current()->device;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize() {
+  ENTER("cuCtxSynchronize");
+  return current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
 CUresult cuStreamGetCtx(CUstream stream, CUcontext *context) {
   ENTER("cuStreamGetCtx");
   *context = isSpecial(stream) ? current() : stream->context;
@@ -205,6 +246,98 @@ CUresult cuStreamGetCtx(CUstream stream, CUcontext *context) {
 CUresult cuStreamSynchronize(CUstream stream) {
   ENTER("cuStreamSynchronize");
   return checkStream(stream);
+}
+
+CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
+  ENTER("cuStreamIsCapturing");
+  if (CUresult result = checkStream(stream))
+    return result;
+  *status = !isSpecial(stream) && stream->capturing
+                ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+                : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int flags) {
+  ENTER("cuStreamWaitEvent");
+  if (CUresult result = checkStream(stream))
+    return result;
+  // The event may belong to another context.
+  if (event->destroyed || !event->recorded)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  driver().waits.push_back({stream, event, event->stream});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventCreate(CUevent *event, unsigned int flags) {
+  ENTER("cuEventCreate");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  events.push_back({current(), flags, false, nullptr, 0, 0, false, false});
+  *event = &events.back();
+  driver().events.push_back(*event);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  ENTER("cuEventRecord");
+  if (CUresult result = checkEvent(event))
+    return result;
+  if (CUresult result = checkStream(stream))
+    return result;
+  event->recorded = true;
+  event->stream = stream;
+  event->time = driver().now;
+  event->sequence = static_cast<long>(driver().records.size());
+  event->complete = driver().eventsCompleteWhenRecorded;
+  driver().records.push_back({event, stream});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventQuery(CUevent event) {
+  ENTER("cuEventQuery");
+  if (CUresult result = checkEvent(event))
+    return result;
+  return !event->recorded || event->complete ? CUDA_SUCCESS
+                                             : CUDA_ERROR_NOT_READY;
+}
+
+CUresult cuEventSynchronize(CUevent event) {
+  ENTER("cuEventSynchronize");
+  if (CUresult result = checkEvent(event))
+    return result;
+  if (!event->recorded)
+    return CUDA_SUCCESS;
+  for (CUevent earlier : driver().events)
+    if (earlier->recorded && earlier->stream == event->stream &&
+        earlier->sequence <= event->sequence)
+      earlier->complete = true;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime(float *milliseconds, CUevent start, CUevent end) {
+  ENTER("cuEventElapsedTime");
+  if (CUresult result = checkEvent(start))
+    return result;
+  if (CUresult result = checkEvent(end))
+    return result;
+  if (!start->recorded || !end->recorded ||
+      ((start->flags | end->flags) & CU_EVENT_DISABLE_TIMING))
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!start->complete || !end->complete)
+    return CUDA_ERROR_NOT_READY;
+  *milliseconds = static_cast<float>(end->time - start->time);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy(CUevent event) {
+  ENTER("cuEventDestroy");
+  if (event->destroyed)
+    return CUDA_ERROR_INVALID_HANDLE;
+  event->destroyed = true;
+  return CUDA_SUCCESS;
 }
 
 static CUresult loadModule(CUmodule *module, const void *image, int level) {

@@ -8,8 +8,16 @@
 // SDFGRT_CUDA_LIBRARY). It implements the driver entry points the runtime
 // resolves, compiled against cuda.h so that its symbols carry the same
 // versioned names, works on host memory, and is strict where the real driver
-// may be lenient: every module, function and stream operation must be made
-// with the right context current. It records what it was asked to do.
+// may be lenient: every module, function, stream and event operation must
+// be made with the right context current. It records what it was asked to
+// do.
+//
+// Events live on a timeline that the test controls: a record stamps the
+// event with Driver::now (milliseconds) and, unless the test says
+// otherwise, completes it at once; cuEventElapsedTime answers the
+// difference of two stamps, cuEventQuery whether the event completed.
+// Streams keep their order: cuEventSynchronize completes the event and
+// every event recorded before it on the same stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +32,21 @@
 
 struct CUctx_st {
   int id;
+  int device;
 };
 struct CUstream_st {
   CUcontext context;
+  bool capturing; // set by the test: "being captured into a graph"
+};
+struct CUevent_st {
+  CUcontext context;
+  unsigned flags;
+  bool recorded;
+  CUstream stream; // of the last record
+  double time;     // Driver::now at the last record
+  long sequence;   // of the last record, in the order of all records
+  bool complete;
+  bool destroyed;
 };
 struct CUmod_st {
   CUcontext context;
@@ -49,6 +69,17 @@ struct Launch {
   unsigned grid[3], block[3], cluster[3], smem;
 };
 
+struct EventRecord {
+  CUevent event;
+  CUstream stream;
+};
+
+struct StreamWait {
+  CUstream stream;
+  CUevent event;
+  CUstream eventStream; // where the event was last recorded
+};
+
 struct Driver {
   // Calls by the name written in cuda.h (cuCtxPushCurrent, not *_v2).
   std::map<std::string, int> calls;
@@ -61,6 +92,15 @@ struct Driver {
   std::vector<CUmodule> unloaded; // in unload order
   std::vector<Launch> launches;
   CUstream lastMemoryStream = nullptr;
+  // The GPU timeline, in milliseconds: what the next event record stamps.
+  double now = 0;
+  // Whether an event completes when recorded; if not, it stays "not ready"
+  // until it or a later event of its stream is synchronized, or
+  // completeEvents().
+  bool eventsCompleteWhenRecorded = true;
+  std::vector<CUevent> events; // in creation order, never freed
+  std::vector<EventRecord> records;
+  std::vector<StreamWait> waits;
 
   int count(const std::string &call) const {
     auto it = calls.find(call);
@@ -73,12 +113,17 @@ struct Driver {
 Driver &driver();
 /// Forgets everything, including the calling thread's current contexts.
 void reset();
-/// Distinct contexts: 0 is device 0's primary context.
+/// Distinct contexts: 0 is device 0's primary context; 0 and 1 are on
+/// device 0, 2 and 3 on device 1.
 CUcontext context(int id);
 /// A new stream of `context`.
 CUstream createStream(CUcontext context);
 /// The calling thread's current context (null: none).
 CUcontext currentContext();
+/// Completes every recorded event, as the GPU catching up would.
+void completeEvents();
+/// Events created and not destroyed.
+int liveEvents();
 
 } // namespace fakecuda
 

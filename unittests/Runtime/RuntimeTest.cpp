@@ -247,6 +247,66 @@ TEST_F(RuntimeTest, ErrorsArePerThread) {
   EXPECT_EQ(sdfgrtEndCall(), 0);
 }
 
+TEST_F(RuntimeTest, TimersWithoutALibraryFailVisiblyAndCountNothing) {
+  void *call = sdfgrtTimerBegin("prog");
+  ASSERT_NE(call, nullptr);
+  // No pending call to resolve: beginning needs no vendor library.
+  EXPECT_EQ(counters().libraryOpens, 0);
+  sdfgrtTimerRecordBegin(call, nullptr);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find(kMissingLibrary),
+            std::string::npos)
+      << sdfgrtGetLastError();
+  sdfgrtTimerRecordEnd(call, nullptr);
+  sdfgrtTimerEnd(call);
+
+  double milliseconds = -1;
+  int64_t calls = -1, pending = -1;
+  EXPECT_EQ(sdfgrtTimerQuery("prog", 1, &milliseconds, &calls, &pending), 0)
+      << sdfgrtGetLastError();
+  EXPECT_EQ(milliseconds, 0);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(pending, 0);
+  EXPECT_EQ(sdfgrtTimerQuery("unknown", 1, nullptr, nullptr, nullptr),
+            kRuntimeFailure);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find("\"unknown\""),
+            std::string::npos)
+      << sdfgrtGetLastError();
+  sdfgrtTimerReset(nullptr);
+  EXPECT_EQ(sdfgrtTimerQuery("prog", 0, nullptr, nullptr, nullptr),
+            kRuntimeFailure);
+}
+
+TEST_F(RuntimeTest, TimerHandleInsideAFailedCallRecordsNothing) {
+  sdfgrtBeginCall();
+  synchronize();
+  int64_t operations = counters().operations;
+  void *call = sdfgrtTimerBegin("prog");
+  ASSERT_NE(call, nullptr);
+  sdfgrtTimerRecordBegin(call, nullptr);
+  sdfgrtTimerRecordEnd(call, nullptr);
+  sdfgrtTimerEnd(call);
+  EXPECT_EQ(counters().operations, operations);
+  EXPECT_EQ(sdfgrtEndCall(), kRuntimeFailure);
+  // The call never began: the program is not known.
+  EXPECT_EQ(sdfgrtTimerQuery("prog", 0, nullptr, nullptr, nullptr),
+            kRuntimeFailure);
+}
+
+TEST_F(RuntimeTest, StreamOrderingWithoutALibraryIsAnError) {
+  void *a = reinterpret_cast<void *>(0x1000);
+  void *b = reinterpret_cast<void *>(0x2000);
+  EXPECT_EQ(sdfgrtStreamWaitStream(a, a), 0);
+  EXPECT_EQ(counters().libraryOpens, 0);
+  EXPECT_EQ(sdfgrtStreamWaitStream(a, b), kRuntimeFailure);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find(kMissingLibrary),
+            std::string::npos)
+      << sdfgrtGetLastError();
+  int32_t device = 5;
+  EXPECT_EQ(sdfgrtStreamDevice(nullptr, &device), kRuntimeFailure);
+  EXPECT_EQ(device, -1);
+}
+
 #if defined(SDFGRT_VENDOR_HIP)
 TEST_F(RuntimeTest, ClusterLaunchIsUnsupportedOnHip) {
   void *module = loadModule();

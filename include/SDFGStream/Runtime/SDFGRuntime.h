@@ -16,7 +16,12 @@
 |*    translation emit calls to (only the stream-honouring subset: there is   *|
 |*    deliberately no mgpuStreamCreate/Destroy or event API, so code that     *|
 |*    would create streams does not link);                                    *|
-|*  - sdfgrt*: SDFGStream's own (call status, error text, op locations).      *|
+|*  - sdfgrt*: SDFGStream's own (call status, error text, op locations,       *|
+|*    stream ordering for the host API, timers).                              *|
+|*                                                                            *|
+|* A program library made by sdfg-compile links the static runtime and        *|
+|* exports all of these: it has its own copy of the runtime state (errors,    *|
+|* timers), which the host reaches through the library (HostAPI.h).          *|
 |*                                                                            *|
 |* Two builds implement it, libsdfgstream_runtime_cuda (CUDA driver API) and  *|
 |* libsdfgstream_runtime_hip, each also as a static library. Neither links    *|
@@ -29,7 +34,7 @@
 |* Error codes are the vendor's (CUresult, hipError_t), or -1 for a failure   *|
 |* the runtime detects itself: vendor library missing or lacking a symbol, a  *|
 |* refused request (host-shared allocation, cluster launch on HIP), a null    *|
-|* kernel handle.                                                             *|
+|* kernel handle, an unknown timed program.                                   *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -156,6 +161,82 @@ SDFGRT_EXPORT void mgpuMemset16(void *dst, uint16_t value, size_t count,
                                 void *stream);
 SDFGRT_EXPORT void sdfgrtMemset8(void *dst, uint8_t value, size_t count,
                                  void *stream);
+
+/*===----------------------------------------------------------------------===*\
+|* Stream ordering and devices (used by the host API, HostAPI.h)              *|
+\*===----------------------------------------------------------------------===*/
+
+/* Makes `waiting` wait, on the GPU, for the work enqueued on `waitedOn` so
+ * far: an event (timing disabled, pooled per context) is recorded on
+ * `waitedOn` in its context, and `waiting` waits for it (cuStreamWaitEvent /
+ * hipStreamWaitEvent) in its own. The host never waits; the streams may
+ * belong to different contexts. Nothing is done when the handles are equal.
+ * Returns 0 or the error code (text: sdfgrtGetLastError). */
+SDFGRT_EXPORT int32_t sdfgrtStreamWaitStream(void *waiting, void *waitedOn);
+
+/* Writes the device ordinal of `stream` (CUDA: cuStreamGetCtx +
+ * cuCtxGetDevice; HIP: hipStreamGetDevice); 0, 1 and 2 are the current
+ * context's default streams, as for the operations below. Returns 0 or the
+ * error code, and then writes -1. */
+SDFGRT_EXPORT int32_t sdfgrtStreamDevice(void *stream, int32_t *device);
+
+/*===----------------------------------------------------------------------===*\
+|* Timers (emitted by instrument-timers)                                      *|
+\*===----------------------------------------------------------------------===*/
+
+/* A timed call of a program records a begin and an end event (timing
+ * enabled, pooled per context and reused: no event is created or destroyed
+ * per call in steady state) on each of its streams, in the stream's context.
+ * The call's time is from its earliest begin event to its latest end event
+ * over its streams (events of one context are compared with
+ * cuEventElapsedTime / hipEventElapsedTime; a call whose streams span
+ * several contexts counts its longest span in one context). Its time is
+ * added to its program's total when all its end events have completed; the
+ * host never waits for that unless it asks (sdfgrtTimerQuery with `wait`).
+ * A call is not counted when one of its streams was being captured into a
+ * graph or a timer operation failed (the failure is recorded like any other
+ * operation's, so it fails the program call). Calls nest: a timed program
+ * calling a timed program has its own handle. Thread-safe; a thread waiting
+ * in sdfgrtTimerQuery never blocks another thread's timed calls. */
+
+/* Starts one timed call of `program` (a NUL-terminated name; the same text
+ * accumulates into the same per-program total). First resolves, without
+ * waiting, earlier calls of that program whose end events have completed
+ * (oldest first, up to the first still running; skipped while another
+ * thread resolves them). Returns the call's handle (never NULL; on failure,
+ * or inside a program call that has failed, a handle that records
+ * nothing). */
+SDFGRT_EXPORT void *sdfgrtTimerBegin(const char *program);
+
+/* Records the call's begin event on `stream` (once per distinct stream per
+ * call; repeated streams are ignored). Skipped (nothing recorded, the call
+ * is not timed) while `stream` is being captured into a graph. */
+SDFGRT_EXPORT void sdfgrtTimerRecordBegin(void *call, void *stream);
+
+/* Records the call's end event on `stream` (a stream that got a begin
+ * event; recording again moves the end). Skipped, and the call not timed,
+ * while `stream` is being captured. */
+SDFGRT_EXPORT void sdfgrtTimerRecordEnd(void *call, void *stream);
+
+/* Closes the call without waiting: it becomes pending until its end events
+ * complete. The handle must not be used afterwards. */
+SDFGRT_EXPORT void sdfgrtTimerEnd(void *call);
+
+/* Accumulated GPU time of `program`: resolves pending calls whose events
+ * completed; with wait != 0 first waits for the program's pending end
+ * events (event synchronize: never a stream, context or device sync).
+ * Writes total milliseconds, number of resolved calls, number still pending
+ * (any pointer may be NULL; zeros on failure). Returns 0 or the error code
+ * (unknown program, i.e. no timed call began since the start or its last
+ * reset: -1 with an error text). */
+SDFGRT_EXPORT int32_t sdfgrtTimerQuery(const char *program, int32_t wait,
+                                       double *milliseconds, int64_t *calls,
+                                       int64_t *pending);
+
+/* Forgets the totals of `program` (NULL: of every program), which is
+ * unknown again until its next timed call; pending calls, and calls in
+ * flight when they end, are dropped after their events are released. */
+SDFGRT_EXPORT void sdfgrtTimerReset(const char *program);
 
 #ifdef __cplusplus
 }

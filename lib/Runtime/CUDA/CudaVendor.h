@@ -32,14 +32,22 @@ using Stream = CUstream;
 using Context = CUcontext;
 using Module = CUmodule;
 using Function = CUfunction;
+using Event = CUevent;
 using DevicePtr = CUdeviceptr;
 using JitOption = CUjit_option;
 
 constexpr const char *kName = "CUDA";
 constexpr Result kSuccess = CUDA_SUCCESS;
+/// What an event query answers while the recorded work is still running.
+constexpr Result kNotReady = CUDA_ERROR_NOT_READY;
 constexpr Context kNoContext = nullptr;
 constexpr JitOption kJitOptimizationLevel = CU_JIT_OPTIMIZATION_LEVEL;
 constexpr bool kHasClusterLaunch = true;
+constexpr unsigned kTimingEventFlags = CU_EVENT_DEFAULT;
+constexpr unsigned kOrderingEventFlags = CU_EVENT_DISABLE_TIMING;
+/// A record of an event whose previous record is still pending replaces it;
+/// waits already enqueued keep the state they saw (cuEventRecord).
+constexpr bool kEventReusableWhilePending = true;
 constexpr const char *kLibraryNames[] = {"libcuda.so.1"};
 constexpr const char *kLibraryEnvironmentVariable = "SDFGRT_CUDA_LIBRARY";
 
@@ -82,6 +90,15 @@ inline bool defaultContext(const Symbols &symbols, Context &context) {
          SDFGRT_CALL(symbols, RetainPrimaryContext, &context, device);
 }
 
+/// The device of `context`, which is current.
+inline bool contextDevice(const Symbols &symbols, Context, int32_t &device) {
+  CUdevice found;
+  if (!SDFGRT_CALL(symbols, ContextGetDevice, &found))
+    return false;
+  device = found;
+  return true;
+}
+
 inline bool enterContext(const Symbols &symbols, Context context) {
   return SDFGRT_CALL(symbols, PushContext, context);
 }
@@ -97,6 +114,35 @@ inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
                         size_t sizeBytes, Stream stream) {
   return SDFGRT_CALL(symbols, MemcpyAsync, reinterpret_cast<DevicePtr>(dst),
                      reinterpret_cast<DevicePtr>(src), sizeBytes, stream);
+}
+
+/// Whether `stream` is being captured into a graph. The legacy default
+/// stream cannot be used while another stream captures in global or
+/// thread-local mode (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT): that counts as
+/// capturing, not as a failure.
+inline bool isCapturing(const Symbols &symbols, Stream stream,
+                        bool &capturing) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  Result result = symbols.StreamIsCapturing(stream, &status);
+  if (result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT) {
+    capturing = true;
+    return true;
+  }
+  if (!check(Symbols::StreamIsCapturingName, result))
+    return false;
+  capturing = status != CU_STREAM_CAPTURE_STATUS_NONE;
+  return true;
+}
+
+inline bool elapsedTime(const Symbols &symbols, Event start, Event end,
+                        float &milliseconds) {
+  if (!symbols.EventElapsedTime) {
+    recordFailure("timers need %s, which this CUDA driver lacks (it is older "
+                  "than the cuda.h the runtime was built with)",
+                  SDFGRT_STRINGIFY(cuEventElapsedTime));
+    return false;
+  }
+  return SDFGRT_CALL(symbols, EventElapsedTime, &milliseconds, start, end);
 }
 
 /// Kernels get at most 48 KiB of dynamic shared memory unless they opt in.

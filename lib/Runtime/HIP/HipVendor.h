@@ -30,14 +30,23 @@ using Stream = hipStream_t;
 using Context = hipDevice_t;
 using Module = hipModule_t;
 using Function = hipFunction_t;
+using Event = hipEvent_t;
 using DevicePtr = hipDeviceptr_t;
 using JitOption = hipJitOption;
 
 constexpr const char *kName = "HIP";
 constexpr Result kSuccess = hipSuccess;
+/// What an event query answers while the recorded work is still running.
+constexpr Result kNotReady = hipErrorNotReady;
 constexpr Context kNoContext = -1;
 constexpr JitOption kJitOptimizationLevel = hipJitOptionOptimizationLevel;
 constexpr bool kHasClusterLaunch = false;
+constexpr unsigned kTimingEventFlags = hipEventDefault;
+constexpr unsigned kOrderingEventFlags = hipEventDisableTiming;
+/// HIP leaves a record of an event that is still being recorded undefined
+/// (hipEventRecord), so an event that may be pending is destroyed, which
+/// HIP defers until it completes, rather than reused.
+constexpr bool kEventReusableWhilePending = false;
 constexpr const char *kLibraryNames[] = {"libamdhip64.so", "libamdhip64.so.6",
                                          "libamdhip64.so.5"};
 constexpr const char *kLibraryEnvironmentVariable = "SDFGRT_HIP_LIBRARY";
@@ -79,6 +88,12 @@ inline bool defaultContext(const Symbols &, Context &device) {
   return true;
 }
 
+/// The runtime's HIP "context" is the device ordinal itself.
+inline bool contextDevice(const Symbols &, Context device, int32_t &found) {
+  found = device;
+  return true;
+}
+
 inline bool enterContext(const Symbols &symbols, Context device) {
   return SDFGRT_CALL(symbols, SetDevice, device);
 }
@@ -91,6 +106,28 @@ inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
                         size_t sizeBytes, Stream stream) {
   return SDFGRT_CALL(symbols, MemcpyAsync, dst, src, sizeBytes,
                      hipMemcpyDefault, stream);
+}
+
+/// Whether `stream` is being captured into a graph; using the null stream
+/// while another stream captures (hipErrorStreamCaptureImplicit) counts as
+/// capturing, not as a failure.
+inline bool isCapturing(const Symbols &symbols, Stream stream,
+                        bool &capturing) {
+  hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
+  Result result = symbols.StreamIsCapturing(stream, &status);
+  if (result == hipErrorStreamCaptureImplicit) {
+    capturing = true;
+    return true;
+  }
+  if (!check(Symbols::StreamIsCapturingName, result))
+    return false;
+  capturing = status != hipStreamCaptureStatusNone;
+  return true;
+}
+
+inline bool elapsedTime(const Symbols &symbols, Event start, Event end,
+                        float &milliseconds) {
+  return SDFGRT_CALL(symbols, EventElapsedTime, &milliseconds, start, end);
 }
 
 /// AMD GPUs give a kernel all of its LDS (64 KiB) without an opt-in.
