@@ -6,11 +6,15 @@
 #                  sdfg-cuda-probe, SDFGRuntimeCudaDeviceTests (the runtime
 #                  against the real driver)
 #   .device/lit/   the lit test runner (pure Python)
+#   .device/python/ the Python client example (examples/python): its program
+#                  compiled by sdfg-compile (smooth_axpy.so, sm_90 fatbin, the
+#                  runtime linked in; smooth_axpy.h) and the .py files
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
 
-"$root/scripts/build.sh" sdfg-gpu-tests sdfg-cuda-probe SDFGRuntimeCudaDeviceTests
+"$root/scripts/build.sh" sdfg-gpu-tests sdfg-cuda-probe SDFGRuntimeCudaDeviceTests \
+  sdfg-opt sdfg-translate sdfgstream_runtime_cuda_static
 rm -rf "$root/.device"
 mkdir -p "$root/.device/bin"
 cp "$build/bin/sdfg-gpu-tests" "$build/bin/sdfg-cuda-probe" \
@@ -18,4 +22,9 @@ cp "$build/bin/sdfg-gpu-tests" "$build/bin/sdfg-cuda-probe" \
   "$build/lib/libsdfgstream_runtime_cuda.so" "$root/.device/bin/"
 cp -r /usr/lib/llvm-22/utils/lit/lit "$root/.device/lit"
 find "$root/.device/lit" -name __pycache__ -prune -exec rm -rf {} +
+mkdir -p "$root/.device/python"
+"$build/bin/sdfg-compile" "$root/examples/python/smooth_axpy.mlir" \
+  -o "$root/.device/python/smooth_axpy.so" --header "$root/.device/python/smooth_axpy.h"
+cp "$root/examples/python/smooth_axpy.py" "$root/examples/python/sdfgstream_ctypes.py" \
+  "$root/.device/python/"
 du -sh "$root/.device"

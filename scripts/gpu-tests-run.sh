@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the GPU tests (test/GPU, REQUIRES: cuda) on the GPU machine, from the
-# files scripts/gpu-tests-build.sh staged in .device/. Writes the full log to
+# Runs the GPU tests (test/GPU, REQUIRES: cuda; test/examples/python-gpu, the
+# Python client example on CuPy and PyTorch streams, REQUIRES: cuda and cupy /
+# torch, its output in the log) on the GPU machine, from the files
+# scripts/gpu-tests-build.sh staged in .device/. Writes the full log to
 # $OUT/gpu-tests.log (or ./gpu-tests.log) and ends with
 # "N passed, N failed, N skipped".
 set -uo pipefail
@@ -10,7 +12,7 @@ export LD_LIBRARY_PATH="$root/.device/bin:/usr/local/cuda/lib64:/usr/local/cuda/
 obj="$root/.device/obj"
 
 # A lit site configuration for this machine's paths.
-mkdir -p "$obj/test/GPU"
+mkdir -p "$obj/test/GPU" "$obj/test/examples/python-gpu"
 cat > "$obj/test/lit.site.cfg.py" <<CFG
 config.llvm_tools_dir = "/nonexistent"
 config.mlir_obj_dir = "$obj"
@@ -27,7 +29,8 @@ CFG
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   nvcc --version 2>/dev/null | tail -1
   PYTHONPATH="$root/.device" python3 -c "import lit.main; lit.main.main()" -a \
-    --xunit-xml-output="$obj/gpu-results.xml" "$obj/test/GPU"
+    --xunit-xml-output="$obj/gpu-results.xml" "$obj/test/GPU" \
+    "$obj/test/examples/python-gpu"
   echo "lit exit status: $?" > "$obj/lit-status"
 } 2>&1 | tee "$log"
 
