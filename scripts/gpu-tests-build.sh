@@ -3,8 +3,10 @@
 # ignored), to be carried to the GPU machine and run by
 # scripts/gpu-tests-run.sh:
 #   .device/bin/   sdfg-gpu-tests (programs compiled ahead of time + driver),
-#                  sdfg-cuda-probe, SDFGRuntimeCudaDeviceTests (the runtime
-#                  against the real driver)
+#                  libsdfg-gpu-test-host-api.so (the program library that
+#                  its host API test loads), sdfg-cuda-probe,
+#                  SDFGRuntimeCudaDeviceTests (the runtime against the real
+#                  driver)
 #   .device/lit/   the lit test runner (pure Python)
 #   .device/python/ the Python client example (examples/python): its program
 #                  compiled by sdfg-compile (smooth_axpy.so, sm_90 fatbin, the
@@ -17,7 +19,8 @@ build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
   sdfg-opt sdfg-translate sdfgstream_runtime_cuda_static
 rm -rf "$root/.device"
 mkdir -p "$root/.device/bin"
-cp "$build/bin/sdfg-gpu-tests" "$build/bin/sdfg-cuda-probe" \
+cp "$build/bin/sdfg-gpu-tests" "$build/bin/libsdfg-gpu-test-host-api.so" \
+  "$build/bin/sdfg-cuda-probe" \
   "$build/unittests/Runtime/SDFGRuntimeCudaDeviceTests" \
   "$build/lib/libsdfgstream_runtime_cuda.so" "$root/.device/bin/"
 cp -r /usr/lib/llvm-22/utils/lit/lit "$root/.device/lit"
