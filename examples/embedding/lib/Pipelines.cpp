@@ -1,0 +1,62 @@
+//===- Pipelines.cpp - The DSL's pipelines through SDFGStream -------------===//
+//
+// Part of the toy-dsl example of embedding SDFGStream.
+//
+//===----------------------------------------------------------------------===//
+//
+// The DSL's own pass first, then SDFGStream's passes, created through the
+// functions that SDFGStream's Passes.h declares (options included), or its
+// whole lowering pipeline through buildLowerToGpuPipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToyDSL/Passes.h"
+
+#include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+void toy_dsl::buildToyDSLToGpuOnCallerStreamPipeline(
+    OpPassManager &pm, const ToyDSLPipelineOptions &options) {
+  pm.addPass(createToyDSLToSDFG());
+  pm.addPass(sdfg::createExpandLibraryNodes());
+  sdfg::AddExternalGpuStreamOptions streamOptions;
+  streamOptions.argumentName = options.streamName;
+  pm.addPass(sdfg::createAddExternalGpuStream(streamOptions));
+  pm.addPass(sdfg::createInsertHostSyncs());
+  if (options.syncCall)
+    pm.addPass(sdfg::createMakeSyncCall());
+}
+
+/// toy-dsl-to-sdfg, then sdfg-lower-to-cuda / sdfg-lower-to-rocm with the
+/// same options.
+static void registerLoweringPipeline(StringRef name, StringRef description,
+                                     sdfg::GpuVendor vendor) {
+  PassPipelineRegistration<sdfg::LowerToGpuPipelineOptions>(
+      name, description,
+      [vendor](OpPassManager &pm,
+               const sdfg::LowerToGpuPipelineOptions &options) {
+        pm.addPass(toy_dsl::createToyDSLToSDFG());
+        sdfg::buildLowerToGpuPipeline(pm, vendor, options);
+      });
+}
+
+void toy_dsl::registerToyDSLPipelines() {
+  PassPipelineRegistration<ToyDSLPipelineOptions>(
+      "toy-dsl-to-gpu-on-caller-stream",
+      "Turn the DSL's GPU procedures into programs whose GPU work all runs "
+      "on a stream the caller passes",
+      buildToyDSLToGpuOnCallerStreamPipeline);
+  registerLoweringPipeline("toy-dsl-to-cuda",
+                           "Compile the DSL's GPU procedures to LLVM + CUDA "
+                           "kernels on the caller's stream",
+                           sdfg::GpuVendor::CUDA);
+  registerLoweringPipeline("toy-dsl-to-rocm",
+                           "Compile the DSL's GPU procedures to LLVM + ROCm "
+                           "kernels on the caller's stream",
+                           sdfg::GpuVendor::ROCm);
+}
