@@ -33,6 +33,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <iterator>
 #include <memory>
@@ -64,21 +65,36 @@ struct ThreadState {
 };
 thread_local ThreadState state;
 
-void recordV(int32_t code, const char *format, va_list args) {
+/// Makes `code` the running operation's failure; false if it has one.
+bool claimFailure(int32_t code) {
   // An operation's first failure is the cause; later ones in the same
   // operation (restoring the context after a failed launch) are not news.
   if (state.operationFailed)
-    return;
+    return false;
   state.operationFailed = true;
   state.lastError = code;
   if (state.callDepth > 0 && state.callError == 0)
     state.callError = code;
+  return true;
+}
+
+void recordV(int32_t code, const char *format, va_list args) {
+  if (!claimFailure(code))
+    return;
   char *text = state.lastErrorText;
   size_t size = sizeof(state.lastErrorText);
   int used = vsnprintf(text, size, format, args);
   if (used >= 0 && static_cast<size_t>(used) < size)
     snprintf(text + used, size - used, " at %s",
              state.location ? state.location : "unknown location");
+}
+
+/// Records a failure whose text, location included, was kept from an
+/// earlier operation.
+void recordKept(int32_t code, const std::string &text) {
+  if (claimFailure(code))
+    snprintf(state.lastErrorText, sizeof(state.lastErrorText), "%s",
+             text.c_str());
 }
 
 void record(int32_t code, const char *format, ...)
@@ -506,10 +522,13 @@ struct TimedCall {
 /// only if `resolveMutex` is free: a thread that waits for events in
 /// sdfgrtTimerQuery never blocks a program call of another thread.
 struct ProgramTimer {
-  std::mutex resolveMutex; // guards pending and the totals
+  std::mutex resolveMutex; // guards pending, the totals and the failure
   std::deque<std::unique_ptr<TimedCall>> pending; // oldest first
   double milliseconds = 0;
   int64_t calls = 0;
+  // A failure met while sdfgrtTimerBegin resolved, for the next query.
+  int32_t failureCode = 0;
+  std::string failure;
 
   std::mutex closedMutex; // guards closed, known and generation
   std::vector<std::unique_ptr<TimedCall>> closed; // since the last resolution
@@ -690,6 +709,26 @@ void resolve(ProgramTimer &timer, bool wait) {
                 /*mayBePending=*/progress != Completion::Complete);
     timer.pending.pop_front();
   }
+}
+
+/// Resolves for sdfgrtTimerBegin. A failure there belongs to the timer, not
+/// to the program call that is starting: it is kept for the next
+/// sdfgrtTimerQuery, and the thread's error state is left as it was.
+void resolveInBegin(ProgramTimer &timer) {
+  int32_t callError = state.callError, lastError = state.lastError;
+  char lastErrorText[sizeof(state.lastErrorText)];
+  memcpy(lastErrorText, state.lastErrorText, sizeof(lastErrorText));
+  resolve(timer, /*wait=*/false);
+  if (!state.operationFailed)
+    return;
+  if (!timer.failureCode) {
+    timer.failureCode = state.lastError;
+    timer.failure = state.lastErrorText;
+  }
+  state.operationFailed = false;
+  state.callError = callError;
+  state.lastError = lastError;
+  memcpy(state.lastErrorText, lastErrorText, sizeof(lastErrorText));
 }
 
 } // namespace
@@ -998,7 +1037,7 @@ void *sdfgrtTimerBegin(const char *program) {
   }
   std::unique_lock<std::mutex> lock(timer.resolveMutex, std::try_to_lock);
   if (lock.owns_lock())
-    resolve(timer, /*wait=*/false);
+    resolveInBegin(timer);
   return call.release();
 }
 
@@ -1089,6 +1128,10 @@ int32_t sdfgrtTimerQuery(const char *program, int32_t wait,
   }
   if (known) {
     std::lock_guard<std::mutex> resolveLock(timer->resolveMutex);
+    if (timer->failureCode) {
+      recordKept(timer->failureCode, timer->failure);
+      timer->failureCode = 0;
+    }
     resolve(*timer, wait != 0);
     totalMilliseconds = timer->milliseconds;
     resolved = timer->calls;
@@ -1127,6 +1170,7 @@ void sdfgrtTimerReset(const char *program) {
       timer->closed.clear();
       timer->milliseconds = 0;
       timer->calls = 0;
+      timer->failureCode = 0;
       timer->known = false;
       ++timer->generation;
     }

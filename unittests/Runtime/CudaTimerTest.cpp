@@ -380,6 +380,36 @@ TEST_F(CudaTimerTest, FailureWhileResolvingIsReportedAndDropsTheCall) {
   EXPECT_EQ(totals.pending, 0);
 }
 
+TEST_F(CudaTimerTest, FailureWhileResolvingAtBeginIsKeptForTheQuery) {
+  timedCall("prog", streamA, 1);
+  driver().failingCall = "cuEventElapsedTime";
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  // The program call that meets the failure while resolving its earlier
+  // call does not fail for it.
+  sdfgrtBeginCall();
+  sdfgrtSetLocation("prog.mlir:2:3");
+  void *call = sdfgrtTimerBegin("prog");
+  EXPECT_EQ(driver().count("cuEventElapsedTime"), 1);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  sdfgrtTimerRecordBegin(call, streamA);
+  sdfgrtTimerRecordEnd(call, streamA);
+  sdfgrtTimerEnd(call);
+  EXPECT_EQ(sdfgrtEndCall(), 0);
+  driver().failingCall.clear();
+
+  // The next query reports it, once; the failed call is not counted.
+  Totals totals = query("prog");
+  EXPECT_EQ(totals.status, CUDA_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "cuEventElapsedTime failed: CUDA_ERROR_INVALID_VALUE (invalid "
+               "argument) at prog.mlir:2:3");
+  EXPECT_EQ(totals.calls, 1);
+  EXPECT_EQ(totals.pending, 0);
+  totals = query("prog");
+  EXPECT_EQ(totals.status, 0) << sdfgrtGetLastError();
+  EXPECT_EQ(totals.calls, 1);
+}
+
 TEST_F(CudaTimerTest, EndOnAStreamWithoutBeginIsAnError) {
   void *call = sdfgrtTimerBegin("prog");
   sdfgrtTimerRecordBegin(call, streamA);

@@ -194,10 +194,12 @@ SDFGRT_EXPORT int32_t sdfgrtStreamDevice(void *stream, int32_t *device);
  * added to its program's total when all its end events have completed; the
  * host never waits for that unless it asks (sdfgrtTimerQuery with `wait`).
  * A call is not counted when one of its streams was being captured into a
- * graph or a timer operation failed (the failure is recorded like any other
- * operation's, so it fails the program call). Calls nest: a timed program
- * calling a timed program has its own handle. Thread-safe; a thread waiting
- * in sdfgrtTimerQuery never blocks another thread's timed calls. */
+ * graph or a timer operation failed. A failed record is recorded like any
+ * other operation's failure, so it fails the program call; a failure while
+ * sdfgrtTimerBegin resolves earlier calls does not: the program's next
+ * sdfgrtTimerQuery returns it. Calls nest: a timed program calling a timed
+ * program has its own handle. Thread-safe; a thread waiting in
+ * sdfgrtTimerQuery never blocks another thread's timed calls. */
 
 /* Starts one timed call of `program` (a NUL-terminated name; the same text
  * accumulates into the same per-program total). First resolves, without
@@ -226,9 +228,10 @@ SDFGRT_EXPORT void sdfgrtTimerEnd(void *call);
  * completed; with wait != 0 first waits for the program's pending end
  * events (event synchronize: never a stream, context or device sync).
  * Writes total milliseconds, number of resolved calls, number still pending
- * (any pointer may be NULL; zeros on failure). Returns 0 or the error code
- * (unknown program, i.e. no timed call began since the start or its last
- * reset: -1 with an error text). */
+ * (any pointer may be NULL; zeros for an unknown program). Returns 0 or the
+ * error code: of a failure while resolving (here or, kept since, in
+ * sdfgrtTimerBegin), or -1 with an error text for an unknown program (no
+ * timed call began since the start or its last reset). */
 SDFGRT_EXPORT int32_t sdfgrtTimerQuery(const char *program, int32_t wait,
                                        double *milliseconds, int64_t *calls,
                                        int64_t *pending);
