@@ -14,6 +14,7 @@
 #include "host-reads.h"
 #include "programs.h"
 #include "sync-call.h"
+#include "timers.h"
 
 #include "SDFGStream/Runtime/HostAPI.h"
 #include "SDFGStream/Runtime/SDFGRuntime.h"
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -583,6 +585,83 @@ TEST(Nested, ProgramsAndLibraryNodesOnCallersStream) {
   cudaFree(x);
   cudaFree(sum);
   cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Timers: events on the program's own stream, no device-wide sync.
+//===----------------------------------------------------------------------===//
+
+TEST(Timers, ReportTheProgramsOwnTimeNextToABusyStream) {
+  const char *program = "timed_spin";
+  const int64_t programNs = 5'000'000; // ~5 ms of GPU time per call
+  cudaStream_t stream, busy;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CHECK_CUDA(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking));
+  cudaEvent_t before, after;
+  CHECK_CUDA(cudaEventCreate(&before));
+  CHECK_CUDA(cudaEventCreate(&after));
+  // The first call loads the kernel; time the second.
+  ASSERT_EQ(timed_spin(1000, stream), 0) << sdfgrtGetLastError();
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  sdfgrtTimerReset(program);
+
+  // An unrelated 50 ms kernel on another stream; a timer that synchronized
+  // the device would report >= 50 ms.
+  spin(busy, 50.0);
+  CHECK_CUDA(cudaEventRecord(before, stream));
+  Clock::time_point start = Clock::now();
+  int32_t status = timed_spin(programNs, stream);
+  double hostMs = millisecondsSince(start);
+  CHECK_CUDA(cudaEventRecord(after, stream));
+  ASSERT_EQ(status, 0) << sdfgrtGetLastError();
+
+  // The asynchronous call returned without waiting for its GPU work, and
+  // its time is not resolved yet.
+  double ms = -1;
+  int64_t calls = -1, pending = -1;
+  ASSERT_EQ(sdfgrtTimerQuery(program, /*wait=*/0, &ms, &calls, &pending), 0)
+      << sdfgrtGetLastError();
+  EXPECT_LT(hostMs, 2.0);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(pending, 1);
+
+  // Asked to wait, it waits for the program's own end event only: the
+  // unrelated kernel is still running afterwards.
+  ASSERT_EQ(sdfgrtTimerQuery(program, /*wait=*/1, &ms, &calls, &pending), 0)
+      << sdfgrtGetLastError();
+  EXPECT_EQ(cudaStreamQuery(busy), cudaErrorNotReady)
+      << "the timer waited for the unrelated kernel";
+  CHECK_CUDA(cudaEventSynchronize(after));
+  float ownMs = 0;
+  CHECK_CUDA(cudaEventElapsedTime(&ownMs, before, after));
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(pending, 0);
+  EXPECT_NEAR(ms, ownMs, 0.05 * ownMs);
+  EXPECT_LT(ms, 50.0);
+  printf("RESULT timer: reported %.3f ms, events around the call %.3f ms "
+         "(%.2f%% apart), host time of the async call %.3f ms, unrelated "
+         "50 ms kernel still running: %s\n",
+         ms, ownMs, 100.0 * std::abs(ms - ownMs) / ownMs, hostMs,
+         cudaStreamQuery(busy) == cudaErrorNotReady ? "yes" : "no");
+
+  // A later call resolves finished calls without waiting.
+  ASSERT_EQ(timed_spin(programNs, stream), 0) << sdfgrtGetLastError();
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  ASSERT_EQ(timed_spin(programNs, stream), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(sdfgrtTimerQuery(program, /*wait=*/0, &ms, &calls, &pending), 0);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(pending, 1);
+  ASSERT_EQ(sdfgrtTimerQuery(program, /*wait=*/1, &ms, &calls, &pending), 0);
+  EXPECT_EQ(calls, 3);
+  EXPECT_NEAR(ms / 3, programNs / 1e6, 0.05 * programNs / 1e6);
+  printf("RESULT timer: 3 calls, %.3f ms in all (%.3f ms per call)\n", ms,
+         ms / 3);
+
+  CHECK_CUDA(cudaStreamSynchronize(busy));
+  cudaEventDestroy(before);
+  cudaEventDestroy(after);
+  cudaStreamDestroy(stream);
+  cudaStreamDestroy(busy);
 }
 
 //===----------------------------------------------------------------------===//
