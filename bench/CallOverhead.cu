@@ -199,9 +199,63 @@ void sdfgGraphReplay(cudaStream_t stream) {
   CUDA_CHECK(cudaGraphLaunch(sdfgGraph, stream));
 }
 
+/// Prints what a captured graph holds, by node type and memcpy kind, so
+/// that two graphs of "the same work" can be compared.
+void describeGraph(const char *name, cudaGraph_t graph) {
+  size_t count = 0;
+  CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  size_t edges = 0;
+  CUDA_CHECK(cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
+  int kernels = 0, memsets = 0, other = 0;
+  std::string copies;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type;
+    CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+    if (type == cudaGraphNodeTypeKernel) {
+      if (kernels++ == 0) {
+        // Driver-API kernels (both graphs launch CUfunctions).
+        CUDA_KERNEL_NODE_PARAMS params = {};
+        CU_CHECK(cuGraphKernelNodeGetParams(
+            reinterpret_cast<CUgraphNode>(node), &params));
+        int regs = 0, local = 0, maxDynamicShared = 0, preferredCarveout = 0;
+        CU_CHECK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                    params.func));
+        CU_CHECK(cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                                    params.func));
+        CU_CHECK(cuFuncGetAttribute(
+            &maxDynamicShared, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            params.func));
+        CU_CHECK(cuFuncGetAttribute(
+            &preferredCarveout,
+            CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, params.func));
+        printf("graph %s: first kernel grid (%u,%u,%u) block (%u,%u,%u) "
+               "smem %u, %d regs, local %d B, max dynamic smem %d, carveout "
+               "%d, kernel %p\n",
+               name, params.gridDimX, params.gridDimY, params.gridDimZ,
+               params.blockDimX, params.blockDimY, params.blockDimZ,
+               params.sharedMemBytes, regs, local, maxDynamicShared,
+               preferredCarveout, static_cast<void *>(params.func));
+      }
+    } else if (type == cudaGraphNodeTypeMemset) {
+      ++memsets;
+    } else if (type == cudaGraphNodeTypeMemcpy) {
+      cudaMemcpy3DParms params = {};
+      CUDA_CHECK(cudaGraphMemcpyNodeGetParams(node, &params));
+      copies += " memcpy(kind " + std::to_string(int(params.kind)) + ")";
+    } else {
+      ++other;
+      copies += " type" + std::to_string(int(type));
+    }
+  }
+  printf("graph %s: %zu nodes, %zu edges: %d kernels, %d memsets,%s\n", name,
+         count, edges, kernels, memsets, copies.c_str());
+}
+
 /// Captures one call on `stream` into an executable graph.
-bool capture(void (*call)(cudaStream_t), cudaStream_t stream,
-             cudaGraphExec_t &exec) {
+bool capture(const char *name, void (*call)(cudaStream_t),
+             cudaStream_t stream, cudaGraphExec_t &exec) {
   cudaGraph_t graph;
   CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
   call(stream);
@@ -211,6 +265,7 @@ bool capture(void (*call)(cudaStream_t), cudaStream_t stream,
             sdfgrtGetLastError());
     return false;
   }
+  describeGraph(name, graph);
   CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
   CUDA_CHECK(cudaGraphDestroy(graph));
   return true;
@@ -365,8 +420,27 @@ std::vector<Result> runProgram(Bench &bench, Program &p, int calls,
     measureOnce(bench, kRows[0], false, nullptr);
     measureOnce(bench, kRows[1], false, nullptr);
   }
-  bool handCaptured = capture(handAsync, bench.stream, handGraph);
-  bool sdfgCaptured = capture(sdfgAsync, bench.stream, sdfgGraph);
+  // SDFG_BENCH_CAPTURE_SDFG_FIRST=1: capture and instantiate the SDFGStream
+  // graph first (A/B check of the capture order).
+  const char *sdfgFirstEnv = getenv("SDFG_BENCH_CAPTURE_SDFG_FIRST");
+  bool sdfgFirst = sdfgFirstEnv && !strcmp(sdfgFirstEnv, "1");
+  bool sdfgCaptured = false;
+  if (sdfgFirst)
+    sdfgCaptured = capture("SDFGStream", sdfgAsync, bench.stream, sdfgGraph);
+  bool handCaptured = capture("hand-written", handAsync, bench.stream,
+                              handGraph);
+  if (!sdfgFirst)
+    sdfgCaptured = capture("SDFGStream", sdfgAsync, bench.stream, sdfgGraph);
+  // A/B check of the graph rows: SDFG_BENCH_SWAP_GRAPHS=1 replays each
+  // graph in the other's row, to tell a difference between the graphs from
+  // one between the rows' places in a round.
+  if (const char *swap = getenv("SDFG_BENCH_SWAP_GRAPHS");
+      swap && !strcmp(swap, "1")) {
+    std::swap(handGraph, sdfgGraph);
+    std::swap(handCaptured, sdfgCaptured);
+    printf("graphs swapped: the hand-graph row replays the SDFGStream graph "
+           "and the sdfg-graph row the hand-written one\n");
+  }
 
   std::vector<Result> results;
   for (bool busy : {false, true})
