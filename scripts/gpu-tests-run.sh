@@ -28,7 +28,9 @@ CFG
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   nvcc --version 2>/dev/null | tail -1
-  PYTHONPATH="$root/.device" python3 -c "import lit.main; lit.main.main()" -a \
+  # One test at a time: several tests time calls against a spinning kernel
+  # and share the one GPU; in parallel they disturb each other's timings.
+  PYTHONPATH="$root/.device" python3 -c "import lit.main; lit.main.main()" -a -j 1 \
     --xunit-xml-output="$obj/gpu-results.xml" "$obj/test/GPU" \
     "$obj/test/examples/python-gpu"
   echo "lit exit status: $?" > "$obj/lit-status"
