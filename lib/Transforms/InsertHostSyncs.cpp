@@ -403,14 +403,8 @@ Pending HostSyncInserter::processRegion(Region &region, const Pending &entry,
 void InsertHostSyncs::runOnOperation() {
   SymbolTableCollection symbolTables;
   HostSyncInserter inserter(symbolTables);
-  getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    auto program = dyn_cast<FunctionOpInterface>(op);
-    if (!program)
-      return WalkResult::advance();
-    if (!program.isExternal() && getInitStreamsOp(program))
-      inserter.processRegion(program.getFunctionBody(), {}, /*insert=*/true);
-    return WalkResult::skip();
-  });
+  forEachProgramOnStream(
+      getOperation(), [&](FunctionOpInterface program, InitStreamsOp) {
+        inserter.processRegion(program.getFunctionBody(), {}, /*insert=*/true);
+      });
 }

@@ -44,25 +44,15 @@ static Operation *endInsertionPoint(Operation *terminator) {
 }
 
 void InstrumentTimers::runOnOperation() {
-  getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    auto program = dyn_cast<FunctionOpInterface>(op);
-    if (!program)
-      return WalkResult::advance();
-    InitStreamsOp init = getInitStreamsOp(program);
-    if (!init || (program.isPrivate() && !nestedPrograms))
-      return WalkResult::skip();
+  forEachProgramOnStream(getOperation(), [&](FunctionOpInterface program,
+                                             InitStreamsOp init) {
+    if (program.isPrivate() && !nestedPrograms)
+      return;
     // Already timed: a second run changes nothing.
     if (!program.getFunctionBody().getOps<TimerBeginOp>().empty())
-      return WalkResult::skip();
+      return;
 
-    SmallVector<Value> streams;
-    for (Value slot : init.getSlots())
-      if (llvm::none_of(streams,
-                        [&](Value seen) { return isSameStream(seen, slot); }))
-        streams.push_back(slot);
-
+    SmallVector<Value> streams = getDistinctStreams(init);
     OpBuilder builder(init->getContext());
     builder.setInsertionPointAfter(init);
     Value timer = TimerBeginOp::create(
@@ -77,6 +67,5 @@ void InstrumentTimers::runOnOperation() {
       builder.setInsertionPoint(endInsertionPoint(terminator));
       TimerEndOp::create(builder, terminator->getLoc(), timer, streams);
     }
-    return WalkResult::skip();
   });
 }

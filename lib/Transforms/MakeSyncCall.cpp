@@ -36,23 +36,12 @@ static bool coversAll(SyncOp sync, ArrayRef<Value> streams) {
 }
 
 void MakeSyncCall::runOnOperation() {
-  getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    auto program = dyn_cast<FunctionOpInterface>(op);
-    if (!program)
-      return WalkResult::advance();
-    InitStreamsOp init = getInitStreamsOp(program);
-    if (!init || (program.isPrivate() && !nestedPrograms))
-      return WalkResult::skip();
-
+  forEachProgramOnStream(getOperation(), [&](FunctionOpInterface program,
+                                             InitStreamsOp init) {
+    if (program.isPrivate() && !nestedPrograms)
+      return;
     // Each distinct stream once: slots that share a stream need one sync.
-    SmallVector<Value> streams;
-    for (Value slot : init.getSlots())
-      if (llvm::none_of(streams,
-                        [&](Value seen) { return isSameStream(seen, slot); }))
-        streams.push_back(slot);
-
+    SmallVector<Value> streams = getDistinctStreams(init);
     for (Block &block : program.getFunctionBody()) {
       Operation *terminator = block.getTerminator();
       if (!terminator->hasTrait<OpTrait::ReturnLike>())
@@ -63,6 +52,5 @@ void MakeSyncCall::runOnOperation() {
       OpBuilder builder(terminator);
       SyncOp::create(builder, terminator->getLoc(), streams);
     }
-    return WalkResult::skip();
   });
 }

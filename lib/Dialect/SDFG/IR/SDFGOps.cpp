@@ -79,6 +79,30 @@ InitStreamsOp mlir::sdfg::getInitStreamsOp(FunctionOpInterface program) {
   return {};
 }
 
+SmallVector<Value> mlir::sdfg::getDistinctStreams(InitStreamsOp init) {
+  SmallVector<Value> streams;
+  for (Value slot : init.getSlots())
+    if (llvm::none_of(streams,
+                      [&](Value seen) { return isSameStream(seen, slot); }))
+      streams.push_back(slot);
+  return streams;
+}
+
+void mlir::sdfg::forEachProgramOnStream(
+    Operation *root,
+    function_ref<void(FunctionOpInterface, InitStreamsOp)> fn) {
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    auto program = dyn_cast<FunctionOpInterface>(op);
+    if (!program)
+      return WalkResult::advance();
+    if (InitStreamsOp init = getInitStreamsOp(program))
+      fn(program, init);
+    return WalkResult::skip();
+  });
+}
+
 /// Returns the name of `program` for diagnostics.
 static StringRef programName(Operation *program) {
   if (auto symbol = dyn_cast<SymbolOpInterface>(program))

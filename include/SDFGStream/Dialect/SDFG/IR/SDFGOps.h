@@ -56,6 +56,16 @@ BlockArgument getExternalStreamArgument(FunctionOpInterface program);
 /// Returns the `sdfg.init_streams` op of `program`, or null.
 InitStreamsOp getInitStreamsOp(FunctionOpInterface program);
 
+/// Returns the slots of `init` that are distinct run-time streams, in slot
+/// order: one value per stream.
+SmallVector<Value> getDistinctStreams(InitStreamsOp init);
+
+/// Calls `fn` on every program (function-like op, outside `gpu.module`s)
+/// nested in `root` that takes the caller's stream, with its init op.
+void forEachProgramOnStream(
+    Operation *root,
+    function_ref<void(FunctionOpInterface, InitStreamsOp)> fn);
+
 } // namespace sdfg
 } // namespace mlir
 
