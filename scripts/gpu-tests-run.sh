@@ -4,7 +4,7 @@
 # torch, its output in the log) on the GPU machine, from the files
 # scripts/gpu-tests-build.sh staged in .device/. Writes the full log to
 # $OUT/gpu-tests.log (or ./gpu-tests.log) and ends with
-# "N passed, N failed, N skipped".
+# "N passed, N failed" (after a line counting the skipped ones).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 log="${OUT:-$root}/gpu-tests.log"

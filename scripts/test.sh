@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite (lit + FileCheck tests and
 # GoogleTest unit tests, both under lit). Ends with one line
-# "N passed, N failed, N skipped"; exits non-zero on any failure.
+# "N passed, N failed" (after a line counting the skipped ones); exits
+# non-zero on any failure.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
