@@ -1,5 +1,4 @@
-//===- HostAPI.h - Load compiled programs, call them on a stream -*- C++
-//-*-===//
+//===- HostAPI.h - Call compiled programs on a stream -----------*- C++ -*-===//
 //
 // Part of the SDFGStream project.
 //
