@@ -1014,6 +1014,23 @@ int32_t sdfgrtStreamDevice(void *stream, int32_t *device) {
   return status;
 }
 
+void sdfgrtCheckDevicePointer(const void *pointer, void *stream,
+                              int32_t argument) {
+  if (!pointer)
+    return;
+  onStream(stream, [&](const Symbols &symbols, Stream, Context context) {
+    int32_t streamDevice = -1, dataDevice = -1;
+    bool isDevice = false;
+    if (!vendor::contextDevice(symbols, context, streamDevice) ||
+        !vendor::pointerDevice(symbols, pointer, isDevice, dataDevice))
+      return;
+    if (isDevice && dataDevice != streamDevice)
+      recordFailure("argument %d is memory of device %d, but the stream "
+                    "belongs to device %d",
+                    argument, dataDevice, streamDevice);
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // C ABI: timers
 //===----------------------------------------------------------------------===//

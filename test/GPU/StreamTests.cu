@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "device-checks.h"
 #include "host-reads.h"
 #include "programs.h"
 #include "sync-call.h"
@@ -723,4 +724,71 @@ TEST(HostApi, RebindingKeepsTheCallsInOrder) {
   cudaFree(x);
   for (cudaStream_t stream : streams)
     cudaStreamDestroy(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Device checks (--check-devices): data of the stream's device passes.
+//===----------------------------------------------------------------------===//
+
+TEST(DeviceChecks, BuffersOfTheStreamsDevicePass) {
+  const int64_t n = 1 << 20;
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  float *device = nullptr, *pooled = nullptr, *managed = nullptr,
+        *pinned = nullptr;
+  CHECK_CUDA(cudaMalloc(&device, n * sizeof(float)));
+  CHECK_CUDA(cudaMallocAsync(&pooled, n * sizeof(float), stream));
+  CHECK_CUDA(cudaMallocManaged(&managed, n * sizeof(float)));
+  CHECK_CUDA(cudaMallocHost(&pinned, n * sizeof(float)));
+  std::vector<float> host(n);
+  for (int64_t i = 0; i < n; ++i)
+    host[i] = float(i % 1000);
+  struct Case {
+    const char *what;
+    float *data;
+  } cases[] = {{"cudaMalloc", device},
+               {"cudaMallocAsync (current pool)", pooled},
+               {"managed", managed},
+               {"pinned host", pinned}};
+  std::string results;
+  for (const Case &c : cases) {
+    CHECK_CUDA(cudaMemcpyAsync(c.data, host.data(), n * sizeof(float),
+                               cudaMemcpyDefault, stream));
+    sdfg_memref_1d_float view = {c.data, c.data, 0, {n}, {1}};
+    int32_t status = checked_add_one(&view, n, stream);
+    EXPECT_EQ(status, 0) << c.what << ": " << sdfgrtGetLastError();
+    std::vector<float> result(n);
+    CHECK_CUDA(cudaMemcpyAsync(result.data(), c.data, n * sizeof(float),
+                               cudaMemcpyDefault, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i)
+      wrong += result[i] != host[i] + 1.0f;
+    EXPECT_EQ(wrong, 0) << c.what;
+    results += std::string(results.empty() ? "" : "; ") + c.what +
+               ": status " + std::to_string(status) + ", " +
+               std::to_string(wrong) + " wrong";
+  }
+
+  // What the check costs: host time of a call, median of 1000.
+  sdfg_memref_1d_float view = {device, device, 0, {n}, {1}};
+  std::vector<double> times;
+  for (int i = 0; i < 1000; ++i) {
+    Clock::time_point start = Clock::now();
+    ASSERT_EQ(checked_add_one(&view, n, stream), 0);
+    times.push_back(millisecondsSince(start) * 1e3);
+    if (i % 100 == 99)
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+  }
+  std::sort(times.begin(), times.end());
+  printf("RESULT device checks: %s; host time per checked call median "
+         "%.1f us\n",
+         results.c_str(), times[times.size() / 2]);
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  cudaFreeAsync(pooled, stream);
+  cudaStreamSynchronize(stream);
+  cudaFree(device);
+  cudaFree(managed);
+  cudaFreeHost(pinned);
+  cudaStreamDestroy(stream);
 }

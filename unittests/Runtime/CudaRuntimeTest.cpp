@@ -407,4 +407,68 @@ TEST_F(CudaRuntimeTest, StreamDeviceIsItsContextsDevice) {
   EXPECT_EQ(fakecuda::currentContext(), fakecuda::context(3));
 }
 
+//===----------------------------------------------------------------------===//
+// sdfgrtCheckDevicePointer: data of another device fails the call early
+//===----------------------------------------------------------------------===//
+
+TEST_F(CudaRuntimeTest, DeviceMemoryOfTheStreamsDevicePasses) {
+  // Contexts 0 and 1 are both on device 0: the context does not matter.
+  CUstream otherContextSameDevice = fakecuda::createStream(fakecuda::context(0));
+  void *mine = mgpuMemAlloc(64, streamA, false);
+  void *sameDevice = mgpuMemAlloc(64, otherContextSameDevice, false);
+  ASSERT_NE(mine, nullptr);
+  ASSERT_NE(sameDevice, nullptr);
+  sdfgrtBeginCall();
+  sdfgrtCheckDevicePointer(mine, streamA, 0);
+  sdfgrtCheckDevicePointer(static_cast<char *>(sameDevice) + 16, streamA, 1);
+  launch(streamA);
+  EXPECT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuPointerGetAttributes"), 2);
+  EXPECT_EQ(driver().launches.size(), 1u);
+  mgpuMemFree(mine, streamA);
+  mgpuMemFree(sameDevice, otherContextSameDevice);
+}
+
+TEST_F(CudaRuntimeTest, DeviceMemoryOfAnotherDeviceFailsTheCallBeforeItsWork) {
+  void *theirs = mgpuMemAlloc(64, streamB, false); // device 1
+  ASSERT_NE(theirs, nullptr);
+  sdfgrtBeginCall();
+  sdfgrtSetLocation("prog.mlir:3:1");
+  sdfgrtCheckDevicePointer(theirs, streamA, 2); // stream on device 0
+  launch(streamA);
+  EXPECT_EQ(sdfgrtEndCall(), kRuntimeFailure);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "argument 2 is memory of device 1, but the stream belongs to "
+               "device 0 at prog.mlir:3:1");
+  EXPECT_TRUE(driver().launches.empty()) << "the call's work ran anyway";
+  mgpuMemFree(theirs, streamB);
+}
+
+TEST_F(CudaRuntimeTest, ManagedHostUnknownAndNullPointersPass) {
+  static char managed[64], host[64];
+  driver().allocations[reinterpret_cast<uintptr_t>(managed)] = {
+      sizeof(managed), /*device=*/1, /*managed=*/true};
+  sdfgrtBeginCall();
+  sdfgrtCheckDevicePointer(managed, streamA, 0);
+  sdfgrtCheckDevicePointer(host, streamA, 1);
+  sdfgrtCheckDevicePointer(nullptr, streamA, 2);
+  EXPECT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  // NULL needs no query.
+  EXPECT_EQ(driver().count("cuPointerGetAttributes"), 2);
+}
+
+TEST_F(CudaRuntimeTest, DeviceCheckFailureOfTheDriverIsReturned) {
+  void *mine = mgpuMemAlloc(64, streamA, false);
+  driver().failingCall = "cuPointerGetAttributes";
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  sdfgrtBeginCall();
+  sdfgrtCheckDevicePointer(mine, streamA, 0);
+  EXPECT_EQ(sdfgrtEndCall(), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find("cuPointerGetAttributes"),
+            std::string::npos)
+      << sdfgrtGetLastError();
+  driver().failingCall.clear();
+  mgpuMemFree(mine, streamA);
+}
+
 } // namespace

@@ -425,6 +425,8 @@ CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t size, CUstream stream) {
     return result;
   *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
   driver().lastMemoryStream = stream;
+  CUcontext context = isSpecial(stream) ? current() : stream->context;
+  driver().allocations[*ptr] = {size, context->device, false};
   return CUDA_SUCCESS;
 }
 
@@ -434,6 +436,36 @@ CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
     return result;
   std::free(reinterpret_cast<void *>(ptr));
   driver().lastMemoryStream = stream;
+  driver().allocations.erase(ptr);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuPointerGetAttributes(unsigned numAttributes,
+                                CUpointer_attribute *attributes, void **data,
+                                CUdeviceptr ptr) {
+  ENTER("cuPointerGetAttributes");
+  // Like the driver: a pointer it does not know gets default values.
+  const fakecuda::Allocation *found = nullptr;
+  auto &allocations = driver().allocations;
+  auto it = allocations.upper_bound(ptr);
+  if (it != allocations.begin() && ptr < std::prev(it)->first +
+                                             std::prev(it)->second.size)
+    found = &std::prev(it)->second;
+  for (unsigned i = 0; i < numAttributes; ++i) {
+    switch (attributes[i]) {
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+      *static_cast<unsigned *>(data[i]) = found ? CU_MEMORYTYPE_DEVICE : 0;
+      break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+      *static_cast<unsigned *>(data[i]) = found && found->managed;
+      break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+      *static_cast<int *>(data[i]) = found ? found->device : -2;
+      break;
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
   return CUDA_SUCCESS;
 }
 

@@ -80,6 +80,13 @@ struct StreamWait {
   CUstream eventStream; // where the event was last recorded
 };
 
+/// An allocation cuPointerGetAttributes knows about.
+struct Allocation {
+  size_t size;
+  int device;
+  bool managed;
+};
+
 struct Driver {
   // Calls by the name written in cuda.h (cuCtxPushCurrent, not *_v2).
   std::map<std::string, int> calls;
@@ -101,6 +108,9 @@ struct Driver {
   std::vector<CUevent> events; // in creation order, never freed
   std::vector<EventRecord> records;
   std::vector<StreamWait> waits;
+  // Memory by base address: cuMemAllocAsync adds the stream's device's;
+  // tests add their own (other devices, managed memory).
+  std::map<uintptr_t, Allocation> allocations;
 
   int count(const std::string &call) const {
     auto it = calls.find(call);

@@ -51,6 +51,11 @@ struct LowerToGpuPipelineOptions
       *this, "sync-call",
       llvm::cl::desc("Make calls synchronous (make-sync-call)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> checkDevices{
+      *this, "check-devices",
+      llvm::cl::desc("Fail a call whose GPU buffers are on another device "
+                     "than its stream (check-argument-devices)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> timers{
       *this, "timers",
       llvm::cl::desc("Time each call on its streams (instrument-timers)"),

@@ -180,6 +180,17 @@ SDFGRT_EXPORT int32_t sdfgrtStreamWaitStream(void *waiting, void *waitedOn);
  * error code, and then writes -1. */
 SDFGRT_EXPORT int32_t sdfgrtStreamDevice(void *stream, int32_t *device);
 
+/* Fails the program call (error -1, "argument N is memory of device D, but
+ * the stream belongs to device S") if `pointer` is device memory of another
+ * device than `stream`'s, before any of its GPU work is enqueued; a kernel
+ * would otherwise fault on the data or a copy read the wrong device.
+ * Managed and host memory, unknown pointers and NULL pass. Emitted for each
+ * GPU-memory argument by the `check-argument-devices` pass (pipelines:
+ * `check-devices=true`). One pointer-attribute query per argument and
+ * call, no GPU work. */
+SDFGRT_EXPORT void sdfgrtCheckDevicePointer(const void *pointer, void *stream,
+                                            int32_t argument);
+
 /*===----------------------------------------------------------------------===*\
 |* Timers (emitted by instrument-timers)                                      *|
 \*===----------------------------------------------------------------------===*/

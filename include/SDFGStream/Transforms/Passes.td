@@ -156,6 +156,31 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def CheckArgumentDevices : Pass<"check-argument-devices", "ModuleOp"> {
+  let summary = "Check at run time that GPU buffers are on the stream's device";
+  let description = [{
+    A caller's stream belongs to one device; buffers in GPU memory passed
+    with it must be on that device too, or a kernel faults on them (on a
+    multi-GPU node, an easy mistake: data on device 0, a stream created on
+    device 1). In every public program that takes the caller's stream (run
+    `add-external-gpu-stream` first), this pass inserts right after
+    `sdfg.init_streams`, for each argument in GPU memory
+    (`#gpu.address_space<global>` or memory space 1),
+
+    ```mlir
+    sdfg.check_device %arg on %slot argument N : memref<...>
+    ```
+
+    which fails the call, before any of its work is enqueued, with an error
+    naming argument N and both devices. Host and managed memory pass. The
+    cost is one pointer-attribute query per GPU argument per call, which is
+    why it is a separate pass (pipelines: `check-devices=true`). Private
+    programs get their buffers from a checked caller and are left alone;
+    programs that already have checks are too (idempotent).
+  }];
+  let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
+}
+
 def InstrumentTimers : Pass<"instrument-timers", "ModuleOp"> {
   let summary = "Time each call of a program on its own streams";
   let description = [{

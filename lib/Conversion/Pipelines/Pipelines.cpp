@@ -80,6 +80,8 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   pm.addPass(createInsertHostSyncs());
   if (options.syncCall)
     pm.addPass(createMakeSyncCall());
+  if (options.checkDevices)
+    pm.addPass(createCheckArgumentDevices());
   if (options.timers)
     pm.addPass(createInstrumentTimers());
   pm.addPass(createGpuKernelOutliningPass());

@@ -100,6 +100,29 @@ struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
   }
 };
 
+/// `sdfg.check_device`: the runtime compares the buffer's device with the
+/// stream's.
+struct CheckDeviceLowering : public ConvertOpToLLVMPattern<CheckDeviceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(CheckDeviceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value pointer = MemRefDescriptor(adaptor.getBuffer())
+                        .alignedPtr(rewriter, loc);
+    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    if (pointer.getType() != ptrType)
+      pointer = LLVM::AddrSpaceCastOp::create(rewriter, loc, ptrType, pointer);
+    Value argument = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(), op.getArgumentAttr());
+    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtCheckDevicePointer",
+                               {pointer, adaptor.getStream(), argument})))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The NUL-terminated name of a timed program, one private constant per
 /// program, shared by its timer ops.
 static Value programNamePointer(ConversionPatternRewriter &rewriter,
@@ -254,7 +277,8 @@ static void recordLocations(ModuleOp module) {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
-    if (!isa<gpu::AsyncOpInterface, SyncOp, TimerBeginOp, TimerEndOp>(op))
+    if (!isa<gpu::AsyncOpInterface, SyncOp, TimerBeginOp, TimerEndOp,
+             CheckDeviceOp>(op))
       return WalkResult::advance();
     std::string text = locationText(op->getLoc());
     auto [it, inserted] = offsets.try_emplace(text, table.size());
@@ -345,8 +369,8 @@ void ConvertSDFGToLLVM::runOnOperation() {
   ub::populateUBToLLVMConversionPatterns(converter, patterns);
   populateGpuToLLVMConversionPatterns(converter, patterns);
   patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
-               Memset8Lowering, TimerBeginLowering, TimerEndLowering>(
-      converter);
+               Memset8Lowering, TimerBeginLowering, TimerEndLowering,
+               CheckDeviceLowering>(converter);
 
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
     signalPassFailure();

@@ -99,6 +99,25 @@ inline bool contextDevice(const Symbols &symbols, Context, int32_t &device) {
   return true;
 }
 
+/// Whether `pointer` is device memory (not managed, not host memory) and of
+/// which device. Unknown pointers are not device memory: the driver reports
+/// them without an error.
+inline bool pointerDevice(const Symbols &symbols, const void *pointer,
+                          bool &isDevice, int32_t &device) {
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                      CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  unsigned memoryType = 0, managed = 0;
+  int ordinal = -1;
+  void *data[] = {&memoryType, &managed, &ordinal};
+  if (!SDFGRT_CALL(symbols, PointerGetAttributes, 3, attributes, data,
+                   reinterpret_cast<CUdeviceptr>(pointer)))
+    return false;
+  isDevice = memoryType == CU_MEMORYTYPE_DEVICE && !managed;
+  device = ordinal;
+  return true;
+}
+
 inline bool enterContext(const Symbols &symbols, Context context) {
   return SDFGRT_CALL(symbols, PushContext, context);
 }

@@ -94,6 +94,28 @@ inline bool contextDevice(const Symbols &, Context device, int32_t &found) {
   return true;
 }
 
+/// Whether `pointer` is device memory (not managed, not host memory) and of
+/// which device. HIP reports a pointer it does not know as an error: that is
+/// not device memory, and not a failure.
+inline bool pointerDevice(const Symbols &symbols, const void *pointer,
+                          bool &isDevice, int32_t &device) {
+  hipPointer_attribute attributes[] = {HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                       HIP_POINTER_ATTRIBUTE_IS_MANAGED,
+                                       HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  unsigned memoryType = 0, managed = 0;
+  int ordinal = -1;
+  void *data[] = {&memoryType, &managed, &ordinal};
+  isDevice = false;
+  if (symbols.PointerGetAttributes(
+          3, attributes, data,
+          reinterpret_cast<hipDeviceptr_t>(const_cast<void *>(pointer))) !=
+      hipSuccess)
+    return true;
+  isDevice = memoryType == hipMemoryTypeDevice && !managed;
+  device = ordinal;
+  return true;
+}
+
 inline bool enterContext(const Symbols &symbols, Context device) {
   return SDFGRT_CALL(symbols, SetDevice, device);
 }

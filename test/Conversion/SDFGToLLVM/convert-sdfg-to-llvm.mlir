@@ -99,3 +99,20 @@ func.func @timed(%D: memref<16xf32>, %s: !sdfg.stream {sdfg.external_stream = "s
   sdfg.timer_end %timer on %slot
   return
 }
+
+// -----
+
+// A device check passes the buffer's aligned pointer, the stream and the
+// argument number to the runtime, with its location recorded first.
+// CHECK-LABEL: llvm.func @checked
+// CHECK-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "s"})
+// CHECK: llvm.call @sdfgrtSetLocation
+// CHECK-NEXT: %[[PTR:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(ptr<1>, ptr<1>, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK-NEXT: %[[CAST:.*]] = llvm.addrspacecast %[[PTR]] : !llvm.ptr<1> to !llvm.ptr
+// CHECK-NEXT: %[[ARG:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-NEXT: llvm.call @sdfgrtCheckDevicePointer(%[[CAST]], %[[S]], %[[ARG]]) : (!llvm.ptr, !llvm.ptr, i32) -> ()
+func.func @checked(%D: memref<16xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.check_device %D on %slot argument 3 : memref<16xf32, 1>
+  return
+}

@@ -84,3 +84,12 @@ func.func @timed(%s: !sdfg.stream {sdfg.external_stream = "stream"})
   sdfg.timer_end %t on %slots#0, %slots#1
   return
 }
+
+// Device checks of GPU buffers.
+// CHECK-LABEL: func.func @checked
+// CHECK: sdfg.check_device %{{.*}} on %{{.*}} argument 0 : memref<?xf32, #gpu.address_space<global>>
+func.func @checked(%A: memref<?xf32, #gpu.address_space<global>>, %s: !sdfg.stream {sdfg.external_stream = "stream"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.check_device %A on %slot argument 0 : memref<?xf32, #gpu.address_space<global>>
+  return
+}

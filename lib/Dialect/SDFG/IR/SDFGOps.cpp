@@ -387,6 +387,12 @@ static LogicalResult verifyTimedStreams(Operation *op, ValueRange streams) {
   return success();
 }
 
+LogicalResult CheckDeviceOp::verify() {
+  if (getArgumentAttr().getInt() < 0)
+    return emitOpError() << "argument number must not be negative";
+  return verifyStreamUse(getOperation(), getStream());
+}
+
 LogicalResult TimerBeginOp::verify() {
   if (getName().empty())
     return emitOpError() << "needs a non-empty program name";

@@ -241,6 +241,32 @@ def SDFG_SyncOp : SDFG_Op<"sync", [
   let hasCanonicalizer = 1;
 }
 
+def SDFG_CheckDeviceOp : SDFG_Op<"check_device", [
+    MemoryEffects<[MemRead, MemWrite]>
+  ]> {
+  let summary = "Fails the call if a buffer lives on another device than the "
+                "stream";
+  let description = [{
+    Checks, at run time and before the program enqueues any work, that
+    `buffer` is not device memory of a device other than `stream`'s. If it
+    is, the program call fails with an error that names the argument number
+    `argument` and both devices (a kernel would fault on such data, or a
+    copy read another device's memory); managed and host memory pass.
+    Inserted by `check-argument-devices`.
+
+    Example:
+
+    ```mlir
+    sdfg.check_device %field on %slot argument 0 : memref<?xf32, #gpu.address_space<global>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$buffer, SDFG_StreamType:$stream,
+                       I32Attr:$argument);
+  let assemblyFormat =
+      "$buffer `on` $stream `argument` $argument attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Timers
 //===----------------------------------------------------------------------===//
