@@ -85,6 +85,17 @@ static LogicalResult emitRuntimeCall(ConversionPatternRewriter &rewriter,
   return success();
 }
 
+/// The aligned pointer of a memref descriptor as the runtime takes it: a
+/// generic (address space 0) pointer.
+static Value alignedGenericPointer(OpBuilder &builder, Location loc,
+                                   MemRefDescriptor descriptor) {
+  Value pointer = descriptor.alignedPtr(builder, loc);
+  Type ptrType = LLVM::LLVMPointerType::get(builder.getContext());
+  if (pointer.getType() != ptrType)
+    pointer = LLVM::AddrSpaceCastOp::create(builder, loc, ptrType, pointer);
+  return pointer;
+}
+
 /// `sdfg.sync`: synchronize each stream (never the device).
 struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -108,11 +119,8 @@ struct CheckDeviceLowering : public ConvertOpToLLVMPattern<CheckDeviceOp> {
   matchAndRewrite(CheckDeviceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value pointer = MemRefDescriptor(adaptor.getBuffer())
-                        .alignedPtr(rewriter, loc);
-    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    if (pointer.getType() != ptrType)
-      pointer = LLVM::AddrSpaceCastOp::create(rewriter, loc, ptrType, pointer);
+    Value pointer = alignedGenericPointer(
+        rewriter, loc, MemRefDescriptor(adaptor.getBuffer()));
     Value argument = LLVM::ConstantOp::create(
         rewriter, loc, rewriter.getI32Type(), op.getArgumentAttr());
     if (failed(emitRuntimeCall(rewriter, op, "sdfgrtCheckDevicePointer",
@@ -200,10 +208,7 @@ struct Memset8Lowering : public ConvertOpToLLVMPattern<gpu::MemsetOp> {
       return rewriter.notifyMatchFailure(op, "non-identity layout");
     Location loc = op.getLoc();
     MemRefDescriptor descriptor(adaptor.getDst());
-    Value dst = descriptor.alignedPtr(rewriter, loc);
-    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    if (dst.getType() != ptrType)
-      dst = LLVM::AddrSpaceCastOp::create(rewriter, loc, ptrType, dst);
+    Value dst = alignedGenericPointer(rewriter, loc, descriptor);
     Value count = createIndexAttrConstant(rewriter, loc, getIndexType(), 1);
     for (int64_t dim = 0, rank = memrefType.getRank(); dim < rank; ++dim)
       count = LLVM::MulOp::create(rewriter, loc, count,
