@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Builds everything and runs the whole test suite (lit + FileCheck tests and
-# GoogleTest unit tests, both under lit). Ends with one line
+# Builds everything and runs the whole test suite: the fast one
+# (check-sdfgstream: FileCheck and GoogleTest unit tests) and the integration
+# one (check-sdfgstream-integration: AOT, embedding, Python, GPU, docs), in
+# one lit run. Ends with one line
 # "N passed, N failed" (after a line counting the skipped ones); exits
 # non-zero on any failure.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
 
-if ! "$root/scripts/build.sh" all SDFGStreamUnitTests mlir-doc; then
+if ! "$root/scripts/build.sh" all sdfgstream-test-depends; then
   echo "build failed"
   echo "0 passed, 1 failed"
   exit 1

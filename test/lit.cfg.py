@@ -14,6 +14,27 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sdfgstream_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
 
+# Two suites over one tree (lit param sdfgstream_suite):
+#   fast         the FileCheck tests: sdfg-opt and sdfg-translate only
+#                (check-sdfgstream, the inner loop);
+#   integration  what needs sdfg-compile, the runtimes, an install, the
+#                generated docs or a GPU (check-sdfgstream-integration);
+#   all          both (the default; scripts/test.sh).
+# Integration tests are the entries named here, at the top of test/ or of
+# test/tools; every other entry is a fast one.
+integration = {"GPU", "embedding", "examples", "docs-up-to-date.test", "sdfg-compile"}
+suite = lit_config.params.get("sdfgstream_suite", "all")
+if suite not in ("fast", "integration", "all"):
+    lit_config.fatal("sdfgstream_suite must be fast, integration or all, not %r" % suite)
+if suite == "fast":
+    config.excludes += sorted(integration)
+elif suite == "integration":
+    here = os.path.dirname(__file__)
+    for top in (here, os.path.join(here, "tools")):
+        config.excludes += [entry for entry in os.listdir(top)
+                            if entry not in integration and entry != "tools"
+                            and not entry.startswith(("lit.", "CMakeLists"))]
+
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 # The GPU machine runs only test/GPU, without LLVM's test tools.
