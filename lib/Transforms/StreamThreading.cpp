@@ -61,21 +61,6 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
   return InitStreamsOp::create(atEntry, program.getLoc(), slotTypes, external);
 }
 
-/// Returns the stream a token stands for when it was made by
-/// `sdfg.stream_token`, directly or through the first dependency of an op
-/// already moved onto a stream.
-static Value getStreamOfToken(Value token) {
-  while (token) {
-    if (auto streamToken = token.getDefiningOp<StreamTokenOp>())
-      return streamToken.getStream();
-    auto producer = token.getDefiningOp<gpu::AsyncOpInterface>();
-    if (!producer || producer.getAsyncDependencies().empty())
-      return {};
-    token = producer.getAsyncDependencies().front();
-  }
-  return {};
-}
-
 /// Returns true if `op` already runs on a stream: its only async dependency
 /// is a stream token and it yields a token.
 static bool isOnStream(gpu::AsyncOpInterface op) {
@@ -202,26 +187,41 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
     }
 
     auto asyncOp = cast<gpu::AsyncOpInterface>(op);
+    // The distinct streams the op's dependencies come from, in order.
+    SmallVector<Value> depStreams;
+    for (Value dep : asyncOp.getAsyncDependencies())
+      if (Value depStream = getStreamOfToken(dep))
+        if (!llvm::is_contained(depStreams, depStream))
+          depStreams.push_back(depStream);
+    // Orders work on `stream` after every dependency on another stream: an
+    // event record/wait, never a new stream and never a host wait.
+    auto joinOthers = [&](Value stream) {
+      OpBuilder builder(op);
+      for (Value other : depStreams)
+        if (!isSameStream(other, stream) &&
+            getCanonicalStream(stream) != other)
+          StreamWaitOp::create(builder, op->getLoc(), stream, other);
+    };
+
     if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
-      // The stream the awaited work runs on: the first dependency's, or the
-      // slot's when the dependencies do not tell (or there are none).
-      Value stream;
-      for (Value dep : wait.getAsyncDependencies())
-        if ((stream = getStreamOfToken(dep)))
-          break;
-      if (!stream) {
+      // The streams the awaited work runs on, or the slot's when the
+      // dependencies do not tell (or there are none).
+      SmallVector<Value> streams = depStreams;
+      if (streams.empty()) {
         FailureOr<Value> slotStream = getSlotStream(op);
         if (failed(slotStream))
           return failure();
-        stream = *slotStream;
+        streams.push_back(*slotStream);
       }
       if (Value joined = wait.getAsyncToken()) {
-        // A join of tokens: everything is ordered on the stream already.
+        // A join of tokens: the first stream, after all the others.
+        joinOthers(streams.front());
         if (!joined.use_empty())
-          joined.replaceAllUsesWith(makeToken(op, stream));
+          joined.replaceAllUsesWith(makeToken(op, streams.front()));
       } else {
+        // A blocking wait: the host waits for every stream it names.
         OpBuilder builder(op);
-        SyncOp::create(builder, op->getLoc(), ValueRange{stream});
+        SyncOp::create(builder, op->getLoc(), streams);
       }
       op->erase();
       continue;
@@ -242,6 +242,7 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
         return failure();
       stream = *slotStream;
     }
+    joinOthers(stream);
     if (failed(rebuildOnToken(asyncOp, makeToken(op, stream))))
       return failure();
   }

@@ -152,6 +152,11 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
     elsewhere, in a new state on that edge only. Existing syncs are taken
     into account.
   }];
+  let options = [
+    Option<"testOmitSyncs", "test-omit-syncs", "bool", /*default=*/"false",
+           "Test only: analyze, but insert no sync (the negative control of "
+           "the GPU hazard tests: the same program with its syncs withheld)">
+  ];
   let dependentDialects = ["::mlir::sdfg::SDFGDialect",
                            "::mlir::cf::ControlFlowDialect"];
 }

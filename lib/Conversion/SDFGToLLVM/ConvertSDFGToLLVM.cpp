@@ -111,6 +111,26 @@ struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
   }
 };
 
+/// `sdfg.stream_wait`: an event recorded on one stream, waited for on the
+/// other (failures go to the call's status like every runtime call's).
+struct StreamWaitLowering : public ConvertOpToLLVMPattern<StreamWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(StreamWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
+        rewriter, op->getParentOfType<ModuleOp>(), "sdfgrtStreamWaitStream",
+        {ptrType, ptrType}, rewriter.getI32Type());
+    if (failed(callee))
+      return op.emitOpError() << "cannot declare sdfgrtStreamWaitStream";
+    LLVM::CallOp::create(rewriter, op.getLoc(), *callee,
+                         ValueRange{adaptor.getStream(), adaptor.getWaitedOn()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// `sdfg.check_device`: the runtime compares the buffer's device with the
 /// stream's.
 struct CheckDeviceLowering : public ConvertOpToLLVMPattern<CheckDeviceOp> {
@@ -282,8 +302,8 @@ static void recordLocations(ModuleOp module) {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
-    if (!isa<gpu::AsyncOpInterface, SyncOp, TimerBeginOp, TimerEndOp,
-             CheckDeviceOp>(op))
+    if (!isa<gpu::AsyncOpInterface, SyncOp, StreamWaitOp, TimerBeginOp,
+             TimerEndOp, CheckDeviceOp>(op))
       return WalkResult::advance();
     std::string text = locationText(op->getLoc());
     auto [it, inserted] = offsets.try_emplace(text, table.size());
@@ -375,7 +395,7 @@ void ConvertSDFGToLLVM::runOnOperation() {
   populateGpuToLLVMConversionPatterns(converter, patterns);
   patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
                Memset8Lowering, TimerBeginLowering, TimerEndLowering,
-               CheckDeviceLowering>(converter);
+               CheckDeviceLowering, StreamWaitLowering>(converter);
 
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
     signalPassFailure();

@@ -54,6 +54,46 @@ bool mlir::sdfg::isSameStream(Value a, Value b) {
   return init && init == b.getDefiningOp<InitStreamsOp>();
 }
 
+Value mlir::sdfg::getCanonicalStream(Value stream) {
+  if (auto init = stream.getDefiningOp<InitStreamsOp>())
+    return init.getSlots().front();
+  return stream;
+}
+
+Value mlir::sdfg::getStreamOfToken(Value token) {
+  while (token) {
+    if (auto streamToken = token.getDefiningOp<StreamTokenOp>())
+      return getCanonicalStream(streamToken.getStream());
+    auto producer = token.getDefiningOp<gpu::AsyncOpInterface>();
+    if (!producer || producer.getAsyncDependencies().empty())
+      return {};
+    token = producer.getAsyncDependencies().front();
+  }
+  return {};
+}
+
+Value mlir::sdfg::getStreamOf(Operation *op,
+                              SymbolTableCollection &symbolTables) {
+  if (auto asyncOp = dyn_cast<gpu::AsyncOpInterface>(op)) {
+    OperandRange deps = asyncOp.getAsyncDependencies();
+    return deps.empty() ? Value() : getStreamOfToken(deps.front());
+  }
+  if (auto node = dyn_cast<LibraryNodeOpInterface>(op))
+    return node.getNodeStream() ? getCanonicalStream(node.getNodeStream())
+                                : Value();
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(
+        call.resolveCallableInTable(&symbolTables));
+    if (!callee)
+      return {};
+    std::optional<unsigned> index = getExternalStreamArgIndex(callee);
+    if (!index || *index >= call.getArgOperands().size())
+      return {};
+    return getCanonicalStream(call.getArgOperands()[*index]);
+  }
+  return {};
+}
+
 std::optional<unsigned>
 mlir::sdfg::getExternalStreamArgIndex(FunctionOpInterface program) {
   for (unsigned i = 0, e = program.getNumArguments(); i < e; ++i)

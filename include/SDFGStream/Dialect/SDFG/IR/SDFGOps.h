@@ -45,6 +45,21 @@ int64_t getStreamSlot(Operation *op);
 /// same value, or two slots of one `sdfg.init_streams`.
 bool isSameStream(Value a, Value b);
 
+/// Returns the canonical value of `stream`: slots of one `sdfg.init_streams`
+/// are one run-time stream and all stand for its first slot.
+Value getCanonicalStream(Value stream);
+
+/// Returns the stream a token stands for (canonical) when it was made by
+/// `sdfg.stream_token`, directly or through the first dependency of an op
+/// already on a stream; null otherwise.
+Value getStreamOfToken(Value token);
+
+/// Returns the stream (canonical) that `op` enqueues its GPU work on, or
+/// null: an async `gpu` op whose first dependency is a stream's token, a
+/// library node with a stream, a call that passes the stream to a callee
+/// taking one. This is the one "which stream does this op run on" query.
+Value getStreamOf(Operation *op, SymbolTableCollection &symbolTables);
+
 /// Returns the index of the argument of `program` that carries the caller's
 /// stream (the one marked `sdfg.external_stream`); works on declarations.
 std::optional<unsigned> getExternalStreamArgIndex(FunctionOpInterface program);

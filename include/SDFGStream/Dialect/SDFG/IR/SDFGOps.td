@@ -241,6 +241,33 @@ def SDFG_SyncOp : SDFG_Op<"sync", [
   let hasCanonicalizer = 1;
 }
 
+def SDFG_StreamWaitOp : SDFG_Op<"stream_wait", [
+    MemoryEffects<[MemRead, MemWrite]>
+  ]> {
+  let summary = "Orders later work of one stream after the work enqueued so "
+                "far on another";
+  let description = [{
+    Makes every operation enqueued on `stream` after this op wait for all
+    work enqueued on `waitedOn` before it: an event recorded on `waitedOn`
+    and waited for on `stream` (`cuEventRecord` + `cuStreamWaitEvent`, or
+    the HIP equivalents). The host never waits, no stream is created, and
+    both calls are legal while the streams are being captured into a graph.
+    Waiting on the same stream does nothing.
+
+    `add-external-gpu-stream` inserts it where a GPU op depends on tokens of
+    two different streams (`gpu.wait async [%a, %b]`, or an op with both as
+    async dependencies): the op then runs on one of them, after the other.
+
+    Example:
+
+    ```mlir
+    sdfg.stream_wait %s0 after %s1
+    ```
+  }];
+  let arguments = (ins SDFG_StreamType:$stream, SDFG_StreamType:$waitedOn);
+  let assemblyFormat = "$stream `after` $waitedOn attr-dict";
+}
+
 def SDFG_CheckDeviceOp : SDFG_Op<"check_device", [
     MemoryEffects<[MemRead, MemWrite]>
   ]> {

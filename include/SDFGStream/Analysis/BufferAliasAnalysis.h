@@ -1,0 +1,120 @@
+//===- BufferAliasAnalysis.h - What memory a buffer value may be -*- C++ -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place that decides which memory a buffer value (a memref of any
+// kind, ranked or unranked, or an LLVM pointer) may be, and whether two of
+// them may overlap. Used by insert-host-syncs (and its call summaries) and
+// by every pass that asks "what memory is this value".
+//
+// Each buffer value of a program gets a set of roots, the places its memory
+// may come from:
+//   * an allocation (memref.alloc/alloca, gpu.alloc, any result an op
+//     declares an Allocate effect on), with the kind of memory it gives;
+//   * a global (memref.get_global / llvm.mlir.addressof), by symbol: two
+//     uses of the same global have the same root;
+//   * an argument of the program, by index;
+//   * unknown memory (a call result, a pointer made from an integer, a
+//     buffer loaded from memory, ...).
+// Roots flow through every op that makes a buffer from buffers (views,
+// casts of every kind, reshapes, arith.select, ...: any op whose result is a
+// buffer and whose operands include buffers), through block arguments of
+// branches and through the results and block arguments of region ops
+// (RegionBranchOpInterface). The sets are solved to a fixpoint, so loops of
+// block arguments are fine.
+//
+// Two roots may alias when they are the same, when one is unknown memory,
+// or when both are arguments, or an argument and a global, of the same
+// memory class (host-visible or GPU-only): a caller may pass one buffer
+// twice, or a global. An argument marked `llvm.noalias` aliases nothing but
+// itself. A GPU-only argument (memory space 1 or #gpu.address_space<global>)
+// never aliases a host-visible one: memory that both sides may use (managed,
+// host-registered, host-mapped) must be passed in the default memory space.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_ANALYSIS_BUFFERALIASANALYSIS_H
+#define SDFGSTREAM_ANALYSIS_BUFFERALIASANALYSIS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+namespace sdfg {
+
+/// Which side can touch a buffer's memory.
+enum class MemoryKind {
+  /// GPU memory the host cannot address (gpu.alloc, GPU memory spaces).
+  Device,
+  /// Memory the host can address: host memory (which may also be mapped
+  /// for or registered with the GPU), managed and host_shared memory, and
+  /// anything not known to be device memory.
+  HostVisible,
+};
+
+/// Returns true for the types that carry a buffer: memrefs (ranked or
+/// unranked) and LLVM pointers.
+bool isBufferType(Type type);
+
+/// Returns true if `memorySpace` is a GPU-only memory space: integer 1 or
+/// `#gpu.address_space<global|workgroup|private>`.
+bool isGpuMemorySpace(Attribute memorySpace);
+
+/// The memory kind a buffer type says, from its memory space.
+MemoryKind getMemoryKind(Type type);
+
+/// The roots of every buffer value of one program, and which may alias.
+class BufferAliasAnalysis {
+public:
+  using RootSet = SmallVector<unsigned, 2>;
+
+  enum class RootKind { Unknown, Allocation, Global, Argument };
+  struct Root {
+    RootKind kind;
+    MemoryKind memory;
+    /// The allocated value, the global's symbol (a StringAttr) or null.
+    Value allocation;
+    Attribute global;
+    /// The argument number, and whether it is marked llvm.noalias.
+    unsigned argument = 0;
+    bool noAlias = false;
+  };
+
+  /// Analyzes the host code of `program` (kernel bodies are not visited).
+  explicit BufferAliasAnalysis(FunctionOpInterface program);
+
+  /// The roots of `value`; unknown memory for values the analysis did not
+  /// see (and never empty for a buffer).
+  const RootSet &getRoots(Value value) const;
+  const Root &getRoot(unsigned id) const { return roots[id]; }
+  /// The root of global `symbol` (created on first use).
+  unsigned getGlobalRoot(Attribute symbol, MemoryKind memory);
+  /// The root that stands for unknown memory.
+  static constexpr unsigned kUnknownRoot = 0;
+
+  bool mayAlias(unsigned a, unsigned b) const;
+  bool mayAlias(ArrayRef<unsigned> a, ArrayRef<unsigned> b) const;
+
+  /// Returns true if the host can never address `value`'s memory: its type
+  /// is in a GPU memory space or every root is GPU-only memory.
+  bool isDeviceOnly(Value value) const;
+
+private:
+  unsigned addRoot(Root root);
+  void compute(FunctionOpInterface program);
+
+  SmallVector<Root> roots;
+  DenseMap<Value, RootSet> valueRoots;
+  DenseMap<Attribute, unsigned> globalRoots;
+  RootSet unknown;
+};
+
+} // namespace sdfg
+} // namespace mlir
+
+#endif // SDFGSTREAM_ANALYSIS_BUFFERALIASANALYSIS_H

@@ -1,0 +1,130 @@
+//===- HostGpuAccesses.h - What each op does to buffers, and where -*- C++ -*-//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The access model of insert-host-syncs: for one op of a program's host
+// code, which buffers the host reads or writes right there, which ones GPU
+// work enqueued on a stream reads or writes later, and which streams the op
+// synchronizes or orders after one another. Calls are answered from a
+// summary of the callee (which arguments and globals it reads or writes on
+// the host, which only through GPU work on its stream), solved over the
+// whole module to a fixpoint, so recursion is fine.
+//
+// What counts as an access:
+//   * GPU ops on a stream (upstream gpu ops whose async dependency is a
+//     stream token, library nodes with a stream): copies read their source
+//     and write their destination, memsets write, kernels read the buffers
+//     they are passed and write those their body may write (gpu.func or
+//     gpu.launch body, followed through views; anything not known is a
+//     write), other GPU ops read and write every buffer operand;
+//   * host ops: the Read, Write and Free effects they declare on buffer
+//     values (so memref.dim, extract_strided_metadata and building views are
+//     no access), and a read and write of every buffer operand for ops that
+//     declare nothing; a return from the program reads the host-visible
+//     buffers it returns;
+//   * calls: the callee's summary; a body-less declaration, or a callee that
+//     cannot be resolved, reads and writes every buffer argument on the host
+//     (and through GPU work on the stream it is passed, if any).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_ANALYSIS_HOSTGPUACCESSES_H
+#define SDFGSTREAM_ANALYSIS_HOSTGPUACCESSES_H
+
+#include "SDFGStream/Analysis/BufferAliasAnalysis.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+
+namespace mlir {
+namespace sdfg {
+
+/// One access to a buffer, by its roots.
+struct BufferAccess {
+  BufferAliasAnalysis::RootSet roots;
+  bool write;
+};
+
+/// A GPU access enqueued on a stream (a canonical stream value).
+struct StreamAccess {
+  Value stream;
+  BufferAccess access;
+};
+
+/// What one op does: host accesses happen at the op, GPU accesses are
+/// enqueued by it, `synced` streams are idle after it, and each
+/// (waiting, waitedOn) pair orders later work of `waiting` after the work
+/// enqueued so far on `waitedOn`.
+struct OpAccesses {
+  SmallVector<BufferAccess, 2> host;
+  SmallVector<StreamAccess, 2> gpu;
+  SmallVector<Value, 1> synced;
+  SmallVector<std::pair<Value, Value>, 1> streamWaits;
+};
+
+/// Access bits of a summary.
+enum AccessBits : uint8_t {
+  HostRead = 1,
+  HostWrite = 2,
+  GpuRead = 4,
+  GpuWrite = 8,
+};
+
+/// What a program or function may do to the buffers it is given and to
+/// globals, wherever in its body (and its callees) it does it.
+struct ProgramSummary {
+  SmallVector<uint8_t> arguments;
+  llvm::SmallDenseMap<Attribute, uint8_t, 4> globals;
+  uint8_t unknown = 0;
+  bool operator==(const ProgramSummary &other) const;
+};
+
+/// Answers "what does this op access" for the host code of every program
+/// of a module.
+class HostGpuAccesses {
+public:
+  /// Computes the summaries of every function-like op of `module` (outside
+  /// kernel modules).
+  explicit HostGpuAccesses(Operation *module);
+  ~HostGpuAccesses();
+
+  /// The alias analysis of `program` (computed once, on first use).
+  BufferAliasAnalysis &getAliases(FunctionOpInterface program);
+
+  /// The accesses of `op` itself, in the host code of `program`. Ops with
+  /// regions contribute their own effects and the GPU work nested in them;
+  /// their nested host ops are asked one by one.
+  OpAccesses getAccesses(Operation *op, FunctionOpInterface program);
+
+  /// The summary of `callee`.
+  const ProgramSummary &getSummary(FunctionOpInterface callee);
+
+  SymbolTableCollection &getSymbolTables() { return symbolTables; }
+
+private:
+  ProgramSummary summarize(FunctionOpInterface function);
+  /// Returns true if the kernel body may write argument `index` of `kernel`.
+  bool kernelMayWrite(Operation *kernel, unsigned index);
+
+  SymbolTableCollection symbolTables;
+  DenseMap<Operation *, std::unique_ptr<BufferAliasAnalysis>> aliases;
+  DenseMap<Operation *, ProgramSummary> summaries;
+  DenseMap<std::pair<Operation *, unsigned>, bool> kernelWrites;
+};
+
+/// Calls `fn` on every op of the host code of `region` (nested regions
+/// included, kernel bodies excluded), in pre-order.
+void walkHostCode(Region &region, function_ref<void(Operation *)> fn);
+
+/// Returns true if `op` is device code: inside a `gpu.launch` body or a
+/// `gpu.module`.
+bool isDeviceCode(Operation *op);
+
+} // namespace sdfg
+} // namespace mlir
+
+#endif // SDFGSTREAM_ANALYSIS_HOSTGPUACCESSES_H

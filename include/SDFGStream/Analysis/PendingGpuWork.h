@@ -1,0 +1,133 @@
+//===- PendingGpuWork.h - GPU accesses the host has not waited for -*- C++ -*-//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The data-flow problem behind insert-host-syncs, solved with MLIR's dense
+// forward data-flow framework (control-flow graphs, RegionBranchOpInterface
+// ops such as scf.while / scf.if / scf.index_switch / scf.for / scf.forall,
+// dead code through DeadCodeAnalysis; calls are not entered but answered by
+// the callee's summary, see HostGpuAccesses.h).
+//
+// Lattice, at each program point of a program's host code:
+//
+//   pending = a set of (stream, root, kind) entries: GPU work enqueued on
+//             `stream` may still read (kind = read) or write (kind = write)
+//             memory of buffer root `root` (BufferAliasAnalysis.h);
+//   unknown = whether anything may be pending on every stream (the state
+//             at the entry of a region that no interface describes).
+//
+// Bottom is {} with unknown = false (nothing pending: a program's entry);
+// join is set union (and `or` of unknown). Transfer of an op:
+//
+//   sync   = the streams with an entry that conflicts with a host access of
+//            the op (a host read of a root that may alias a pending write,
+//            or a host write of a root that may alias any pending access);
+//            all streams of the program if unknown and the op accesses
+//            anything on the host;
+//   after  = before - entries of the streams in sync and of the streams the
+//            op synchronizes itself (sdfg.sync)
+//            + for each sdfg.stream_wait W after O: O's entries copied to W
+//            + the op's GPU accesses on their streams.
+//
+// The transfer already assumes that the sync the solution asks for is
+// inserted before the op: a second read of the same result finds nothing
+// pending, so the solution says exactly where the syncs go, and running the
+// pass twice changes nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_ANALYSIS_PENDINGGPUWORK_H
+#define SDFGSTREAM_ANALYSIS_PENDINGGPUWORK_H
+
+#include "SDFGStream/Analysis/HostGpuAccesses.h"
+
+#include "mlir/Analysis/DataFlow/DenseAnalysis.h"
+
+namespace mlir {
+namespace sdfg {
+
+/// One pending GPU access.
+struct PendingEntry {
+  Value stream;
+  unsigned root;
+  bool write;
+  bool operator<(const PendingEntry &other) const;
+  bool operator==(const PendingEntry &other) const;
+};
+
+/// The lattice value: sorted, unique entries and the unknown flag.
+struct PendingState {
+  SmallVector<PendingEntry, 4> entries;
+  bool unknown = false;
+  bool operator==(const PendingState &other) const {
+    return unknown == other.unknown && entries == other.entries;
+  }
+  /// Joins `other` in; returns true if this grew.
+  bool join(const PendingState &other);
+  /// Removes every entry of `streams`.
+  void clear(ArrayRef<Value> streams);
+  void add(PendingEntry entry);
+};
+
+/// The streams whose pending work a host access in `accesses` conflicts
+/// with: the streams a sync before the op must wait for. `programStreams`
+/// are all streams of the program (synced when the state is unknown).
+SmallVector<Value> getStreamsToSync(const PendingState &state,
+                                    const OpAccesses &accesses,
+                                    const BufferAliasAnalysis &aliases,
+                                    ArrayRef<Value> programStreams);
+
+/// The state after an op with `accesses`, given the state before it and
+/// the streams synced right before it.
+PendingState applyAccesses(const PendingState &before,
+                           const OpAccesses &accesses,
+                           ArrayRef<Value> syncedBefore,
+                           ArrayRef<Value> programStreams);
+
+/// The dense lattice attached to program points.
+class PendingGpuWork : public dataflow::AbstractDenseLattice {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PendingGpuWork)
+  using AbstractDenseLattice::AbstractDenseLattice;
+
+  const PendingState &getState() const { return state; }
+  ChangeResult setState(PendingState newState);
+  ChangeResult join(const AbstractDenseLattice &rhs) override;
+  void print(raw_ostream &os) const override;
+
+private:
+  PendingState state;
+};
+
+/// The analysis over the host code of one program.
+class PendingGpuWorkAnalysis
+    : public dataflow::DenseForwardDataFlowAnalysis<PendingGpuWork> {
+public:
+  PendingGpuWorkAnalysis(DataFlowSolver &solver, HostGpuAccesses &accesses,
+                         FunctionOpInterface program,
+                         ArrayRef<Value> programStreams);
+
+  LogicalResult visitOperation(Operation *op, const PendingGpuWork &before,
+                               PendingGpuWork *after) override;
+  void visitCallControlFlowTransfer(CallOpInterface call,
+                                    dataflow::CallControlFlowAction action,
+                                    const PendingGpuWork &before,
+                                    PendingGpuWork *after) override;
+  void setToEntryState(PendingGpuWork *lattice) override;
+
+private:
+  HostGpuAccesses &accesses;
+  FunctionOpInterface program;
+  SmallVector<Value> programStreams;
+};
+
+/// Returns the distinct streams (canonical) of `program`: its stream
+/// arguments and the slots of its init op.
+SmallVector<Value> getProgramStreams(FunctionOpInterface program);
+
+} // namespace sdfg
+} // namespace mlir
+
+#endif // SDFGSTREAM_ANALYSIS_PENDINGGPUWORK_H

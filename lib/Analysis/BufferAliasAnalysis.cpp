@@ -1,0 +1,285 @@
+//===- BufferAliasAnalysis.cpp - What memory a buffer value may be --------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// An inclusion-based (Andersen-style) solution over the buffer values of one
+// program: every value gets its base roots, every op or branch that makes a
+// buffer from buffers adds an edge, and the root sets are propagated along
+// the edges to a fixpoint. MLIR's LocalAliasAnalysis answers one query at a
+// time and stops at function arguments and block arguments it cannot
+// follow; here every value of a program is answered at once, arguments and
+// globals get identities that a call summary can name, and unknown ops are
+// followed conservatively (their buffer results may be any of their buffer
+// operands).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Analysis/BufferAliasAnalysis.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+bool mlir::sdfg::isBufferType(Type type) {
+  return isa<BaseMemRefType, LLVM::LLVMPointerType>(type);
+}
+
+bool mlir::sdfg::isGpuMemorySpace(Attribute memorySpace) {
+  if (!memorySpace)
+    return false;
+  if (auto integer = dyn_cast<IntegerAttr>(memorySpace))
+    return integer.getInt() == 1;
+  return isa<gpu::AddressSpaceAttr>(memorySpace);
+}
+
+MemoryKind mlir::sdfg::getMemoryKind(Type type) {
+  if (auto memref = dyn_cast<BaseMemRefType>(type))
+    return isGpuMemorySpace(memref.getMemorySpace()) ? MemoryKind::Device
+                                                     : MemoryKind::HostVisible;
+  if (auto pointer = dyn_cast<LLVM::LLVMPointerType>(type))
+    return pointer.getAddressSpace() == 1 ? MemoryKind::Device
+                                          : MemoryKind::HostVisible;
+  return MemoryKind::HostVisible;
+}
+
+/// Merges sorted `from` into sorted `into`; returns true if it grew.
+static bool mergeInto(BufferAliasAnalysis::RootSet &into,
+                      ArrayRef<unsigned> from) {
+  bool changed = false;
+  for (unsigned root : from) {
+    auto it = llvm::lower_bound(into, root);
+    if (it != into.end() && *it == root)
+      continue;
+    into.insert(it, root);
+    changed = true;
+  }
+  return changed;
+}
+
+BufferAliasAnalysis::BufferAliasAnalysis(FunctionOpInterface program) {
+  Root unknownRoot{RootKind::Unknown, MemoryKind::HostVisible, {}, {}};
+  unknown.push_back(addRoot(unknownRoot));
+  compute(program);
+}
+
+unsigned BufferAliasAnalysis::addRoot(Root root) {
+  roots.push_back(root);
+  return roots.size() - 1;
+}
+
+unsigned BufferAliasAnalysis::getGlobalRoot(Attribute symbol,
+                                            MemoryKind memory) {
+  auto [it, inserted] = globalRoots.try_emplace(symbol, 0);
+  if (inserted)
+    it->second = addRoot({RootKind::Global, memory, {}, symbol});
+  return it->second;
+}
+
+/// The memory an allocating op gives.
+static MemoryKind getAllocationKind(Operation *op, Value result) {
+  if (auto alloc = dyn_cast<gpu::AllocOp>(op))
+    return alloc.getHostShared() ? MemoryKind::HostVisible
+                                 : MemoryKind::Device;
+  return getMemoryKind(result.getType());
+}
+
+/// Returns true if `op` declares that it allocates `result`.
+static bool allocates(Operation *op, Value result) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffectsOnValue(result, instances);
+  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect());
+  });
+}
+
+void BufferAliasAnalysis::compute(FunctionOpInterface program) {
+  // Edges source -> values made from it.
+  DenseMap<Value, SmallVector<Value, 2>> derived;
+  auto addEdge = [&](Value from, Value to) {
+    if (from != to)
+      derived[from].push_back(to);
+  };
+  auto setUnknown = [&](Value value) {
+    mergeInto(valueRoots[value], unknown);
+  };
+  auto bufferOperands = [](Operation *op) {
+    SmallVector<Value> values;
+    for (Value operand : op->getOperands())
+      if (isBufferType(operand.getType()))
+        values.push_back(operand);
+    return values;
+  };
+
+  // Block arguments of non-entry blocks come from their predecessors'
+  // branches.
+  auto visitSuccessorBlockArguments = [&](Block &block) {
+    for (BlockArgument argument : block.getArguments()) {
+      if (!isBufferType(argument.getType()))
+        continue;
+      for (auto it = block.pred_begin(), e = block.pred_end(); it != e; ++it) {
+        auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+        if (!branch) {
+          setUnknown(argument);
+          continue;
+        }
+        SuccessorOperands operands =
+            branch.getSuccessorOperands(it.getSuccessorIndex());
+        if (operands.isOperandProduced(argument.getArgNumber())) {
+          setUnknown(argument);
+          continue;
+        }
+        Value forwarded = operands[argument.getArgNumber()];
+        if (forwarded)
+          addEdge(forwarded, argument);
+        else
+          setUnknown(argument);
+      }
+    }
+  };
+
+  // What flows into the results and entry arguments of a region op: its
+  // operands and what its regions' terminators pass on (a superset of what
+  // RegionBranchOpInterface says flows to each one).
+  auto regionOpSources = [&](Operation *op) {
+    SmallVector<Value> sources = bufferOperands(op);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(
+                block.getTerminator()))
+          llvm::append_range(sources, bufferOperands(terminator));
+    return sources;
+  };
+
+  Region &body = program.getFunctionBody();
+  for (BlockArgument argument : body.getArguments()) {
+    if (!isBufferType(argument.getType()))
+      continue;
+    Root root{RootKind::Argument, getMemoryKind(argument.getType()), {}, {}};
+    root.argument = argument.getArgNumber();
+    root.noAlias = static_cast<bool>(
+        program.getArgAttr(argument.getArgNumber(), "llvm.noalias"));
+    valueRoots[argument].push_back(addRoot(root));
+  }
+  for (Block &block : llvm::drop_begin(body.getBlocks()))
+    visitSuccessorBlockArguments(block);
+
+  body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Value result : op->getResults()) {
+      if (!isBufferType(result.getType()))
+        continue;
+      if (allocates(op, result)) {
+        valueRoots[result].push_back(addRoot(
+            {RootKind::Allocation, getAllocationKind(op, result), result, {}}));
+      } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+        valueRoots[result].push_back(getGlobalRoot(
+            global.getNameAttr().getAttr(), getMemoryKind(result.getType())));
+      } else if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+        valueRoots[result].push_back(getGlobalRoot(
+            address.getGlobalNameAttr().getAttr(), MemoryKind::HostVisible));
+      } else if (isa<RegionBranchOpInterface>(op)) {
+        for (Value source : regionOpSources(op))
+          addEdge(source, result);
+      } else if (isa<CallOpInterface>(op)) {
+        setUnknown(result);
+      } else {
+        SmallVector<Value> sources = bufferOperands(op);
+        if (sources.empty())
+          setUnknown(result);
+        for (Value source : sources)
+          addEdge(source, result);
+      }
+    }
+    // Kernel bodies are device code: nothing there is a host buffer.
+    if (isa<gpu::LaunchOp>(op))
+      return WalkResult::skip();
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      for (Block &block : llvm::drop_begin(region.getBlocks()))
+        visitSuccessorBlockArguments(block);
+      bool regionBranch = isa<RegionBranchOpInterface>(op);
+      SmallVector<Value> sources;
+      if (regionBranch)
+        sources = regionOpSources(op);
+      for (BlockArgument argument : region.front().getArguments()) {
+        if (!isBufferType(argument.getType()))
+          continue;
+        if (!regionBranch)
+          setUnknown(argument);
+        for (Value source : sources)
+          addEdge(source, argument);
+      }
+    }
+    return WalkResult::advance();
+  });
+
+  // Propagate to a fixpoint.
+  SmallVector<Value> worklist;
+  for (auto &entry : derived)
+    worklist.push_back(entry.first);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    auto it = derived.find(value);
+    if (it == derived.end())
+      continue;
+    RootSet from = valueRoots.lookup(value);
+    for (Value target : it->second)
+      if (mergeInto(valueRoots[target], from))
+        worklist.push_back(target);
+  }
+}
+
+const BufferAliasAnalysis::RootSet &
+BufferAliasAnalysis::getRoots(Value value) const {
+  auto it = valueRoots.find(value);
+  if (it == valueRoots.end() || it->second.empty())
+    return unknown;
+  return it->second;
+}
+
+bool BufferAliasAnalysis::mayAlias(unsigned a, unsigned b) const {
+  if (a == b)
+    return true;
+  const Root &ra = roots[a], &rb = roots[b];
+  if ((ra.kind == RootKind::Argument && ra.noAlias) ||
+      (rb.kind == RootKind::Argument && rb.noAlias))
+    return false;
+  if (ra.kind == RootKind::Unknown || rb.kind == RootKind::Unknown)
+    return true;
+  auto external = [](const Root &root) {
+    return root.kind == RootKind::Argument || root.kind == RootKind::Global;
+  };
+  // Arguments may be the same buffer as each other or as a global, within
+  // one memory class; distinct allocations and distinct globals never are.
+  return ra.memory == rb.memory && external(ra) && external(rb) &&
+         !(ra.kind == RootKind::Global && rb.kind == RootKind::Global);
+}
+
+bool BufferAliasAnalysis::mayAlias(ArrayRef<unsigned> a,
+                                   ArrayRef<unsigned> b) const {
+  for (unsigned x : a)
+    for (unsigned y : b)
+      if (mayAlias(x, y))
+        return true;
+  return false;
+}
+
+bool BufferAliasAnalysis::isDeviceOnly(Value value) const {
+  if (getMemoryKind(value.getType()) == MemoryKind::Device)
+    return true;
+  return llvm::all_of(getRoots(value), [&](unsigned root) {
+    return roots[root].memory == MemoryKind::Device;
+  });
+}

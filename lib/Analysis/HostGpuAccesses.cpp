@@ -1,0 +1,409 @@
+//===- HostGpuAccesses.cpp - What each op does to buffers, and where ------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// See HostGpuAccesses.h for the model. The kernel write analysis follows a
+// buffer through the kernel body (views, branches, region ops) and stops at
+// the first op that may write it; an op that declares no effects is taken
+// to write.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Analysis/HostGpuAccesses.h"
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+bool ProgramSummary::operator==(const ProgramSummary &other) const {
+  if (arguments != other.arguments || unknown != other.unknown ||
+      globals.size() != other.globals.size())
+    return false;
+  for (auto [symbol, bits] : globals)
+    if (other.globals.lookup(symbol) != bits)
+      return false;
+  return true;
+}
+
+void mlir::sdfg::walkHostCode(Region &region,
+                              function_ref<void(Operation *)> fn) {
+  region.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    fn(op);
+    return isa<gpu::LaunchOp>(op) ? WalkResult::skip()
+                                  : WalkResult::advance();
+  });
+}
+
+bool mlir::sdfg::isDeviceCode(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(parent))
+      return true;
+    if (isa<FunctionOpInterface>(parent))
+      return false;
+  }
+  return false;
+}
+
+/// Returns true if `op` may write `value` (one of its operands).
+static bool mayWriteOperand(Operation *op, Value value) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
+           (!e.getValue() || e.getValue() == value);
+  });
+}
+
+/// Returns true if code in `scope` may write the memory of `buffer` (through
+/// `buffer` itself or anything made from it in `scope`).
+static bool mayWriteIn(Region &scope, Value buffer) {
+  llvm::SetVector<Value> reached;
+  reached.insert(buffer);
+  auto reach = [&](ValueRange values) {
+    for (Value value : values)
+      if (isBufferType(value.getType()))
+        reached.insert(value);
+  };
+  for (unsigned i = 0; i < reached.size(); ++i) {
+    Value value = reached[i];
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (!scope.isAncestor(user->getParentRegion()))
+        continue;
+      if (mayWriteOperand(user, value))
+        return true;
+      reach(user->getResults());
+      if (auto branch = dyn_cast<BranchOpInterface>(user))
+        for (Block *successor : branch->getSuccessors())
+          reach(successor->getArguments());
+      if (isa<RegionBranchTerminatorOpInterface>(user)) {
+        Operation *parent = user->getParentOp();
+        reach(parent->getResults());
+        for (Region &region : parent->getRegions())
+          if (!region.empty())
+            reach(region.front().getArguments());
+      }
+      for (Region &region : user->getRegions())
+        if (!region.empty())
+          reach(region.front().getArguments());
+    }
+  }
+  return false;
+}
+
+HostGpuAccesses::~HostGpuAccesses() = default;
+
+BufferAliasAnalysis &
+HostGpuAccesses::getAliases(FunctionOpInterface program) {
+  std::unique_ptr<BufferAliasAnalysis> &entry = aliases[program];
+  if (!entry)
+    entry = std::make_unique<BufferAliasAnalysis>(program);
+  return *entry;
+}
+
+bool HostGpuAccesses::kernelMayWrite(Operation *kernel, unsigned index) {
+  auto [it, inserted] = kernelWrites.try_emplace({kernel, index}, true);
+  if (!inserted)
+    return it->second;
+  auto function = dyn_cast<FunctionOpInterface>(kernel);
+  if (!function || function.isExternal() ||
+      index >= function.getNumArguments())
+    return true;
+  bool writes = mayWriteIn(function.getFunctionBody(),
+                           function.getArgument(index));
+  kernelWrites[{kernel, index}] = writes;
+  return writes;
+}
+
+/// Appends an access of `value` (if it is a buffer).
+static void addAccess(SmallVectorImpl<BufferAccess> &accesses,
+                      BufferAliasAnalysis &aliases, Value value, bool write) {
+  if (isBufferType(value.getType()))
+    accesses.push_back({aliases.getRoots(value), write});
+}
+
+OpAccesses HostGpuAccesses::getAccesses(Operation *op,
+                                        FunctionOpInterface program) {
+  OpAccesses result;
+  BufferAliasAnalysis &aliases = getAliases(program);
+  auto gpuAccess = [&](Value stream, Value value, bool write) {
+    if (isBufferType(value.getType()))
+      result.gpu.push_back({stream, {aliases.getRoots(value), write}});
+  };
+  auto hostReadWriteOperands = [&]() {
+    for (Value operand : op->getOperands()) {
+      addAccess(result.host, aliases, operand, /*write=*/true);
+    }
+  };
+
+  if (auto sync = dyn_cast<SyncOp>(op)) {
+    for (Value stream : sync.getStreams())
+      result.synced.push_back(getCanonicalStream(stream));
+    return result;
+  }
+  if (auto wait = dyn_cast<StreamWaitOp>(op)) {
+    result.streamWaits.push_back({getCanonicalStream(wait.getStream()),
+                                  getCanonicalStream(wait.getWaitedOn())});
+    return result;
+  }
+  // Stream bookkeeping, pointer-attribute queries and timer events touch no
+  // buffer contents.
+  if (isa<InitStreamsOp, StreamTokenOp, CheckDeviceOp, TimerBeginOp,
+          TimerEndOp>(op))
+    return result;
+
+  Value stream = getStreamOf(op, symbolTables);
+
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(
+        call.resolveCallableInTable(&symbolTables));
+    if (!callee) {
+      // Unknown callee: every buffer on the host, and through GPU work on
+      // any stream it is passed.
+      hostReadWriteOperands();
+      for (Value operand : call.getArgOperands())
+        if (isa<StreamType>(operand.getType()))
+          for (Value buffer : call.getArgOperands())
+            gpuAccess(getCanonicalStream(operand), buffer, /*write=*/true);
+      return result;
+    }
+    const ProgramSummary &summary = getSummary(callee);
+    auto apply = [&](const BufferAliasAnalysis::RootSet &roots,
+                     uint8_t bits) {
+      if (bits & (HostRead | HostWrite))
+        result.host.push_back({roots, static_cast<bool>(bits & HostWrite)});
+      if (!(bits & (GpuRead | GpuWrite)))
+        return;
+      if (stream)
+        result.gpu.push_back(
+            {stream, {roots, static_cast<bool>(bits & GpuWrite)}});
+      else // GPU work on no stream we know: ordered like host work.
+        result.host.push_back({roots, true});
+    };
+    OperandRange args = call.getArgOperands();
+    for (unsigned i = 0, e = std::min<size_t>(args.size(),
+                                              summary.arguments.size());
+         i < e; ++i)
+      if (isBufferType(args[i].getType()))
+        apply(aliases.getRoots(args[i]), summary.arguments[i]);
+    for (auto [symbol, bits] : summary.globals) {
+      BufferAliasAnalysis::RootSet roots = {
+          aliases.getGlobalRoot(symbol, MemoryKind::HostVisible)};
+      apply(roots, bits);
+    }
+    if (summary.unknown)
+      apply({BufferAliasAnalysis::kUnknownRoot}, summary.unknown);
+    return result;
+  }
+
+  if (stream) {
+    if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      gpuAccess(stream, copy.getDst(), /*write=*/true);
+      gpuAccess(stream, copy.getSrc(), /*write=*/false);
+    } else if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
+      gpuAccess(stream, memset.getDst(), /*write=*/true);
+    } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      Operation *kernel =
+          symbolTables.lookupNearestSymbolFrom(op, launch.getKernel());
+      for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))
+        gpuAccess(stream, operand,
+                  !kernel || kernelMayWrite(kernel, index));
+    } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(launch.getBody(), captured);
+      for (Value value : captured)
+        if (isBufferType(value.getType()))
+          gpuAccess(stream, value, mayWriteIn(launch.getBody(), value));
+    } else if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      gpuAccess(stream, alloc.getMemref(), /*write=*/true);
+    } else {
+      for (Value operand : op->getOperands())
+        gpuAccess(stream, operand, /*write=*/true);
+    }
+    return result;
+  }
+
+  // Host code from here on.
+  if (op->hasTrait<OpTrait::ReturnLike>() &&
+      isa<FunctionOpInterface>(op->getParentOp())) {
+    // Returned buffers are read by whoever gets them, unless the host can
+    // never touch them.
+    for (Value operand : op->getOperands())
+      if (isBufferType(operand.getType()) && !aliases.isDeviceOnly(operand))
+        addAccess(result.host, aliases, operand, /*write=*/false);
+    return result;
+  }
+  if (isa<LibraryNodeOpInterface>(op) ||
+      (isa<gpu::AsyncOpInterface>(op) && !stream)) {
+    // A library node without a stream runs on the host; a GPU op that is on
+    // no stream we know completes before the next op, as host code.
+    hostReadWriteOperands();
+  } else if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (isa<MemoryEffects::Allocate>(effect.getEffect()))
+        continue;
+      bool write =
+          isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect());
+      if (Value value = effect.getValue()) {
+        addAccess(result.host, aliases, value, write);
+        continue;
+      }
+      // An effect on no particular value: on the buffers the op is given.
+      for (Value operand : op->getOperands())
+        addAccess(result.host, aliases, operand, write);
+    }
+  } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+    hostReadWriteOperands(); // Declares nothing: anything it is given.
+  }
+
+  // GPU work nested in a region op that the data-flow analysis does not
+  // enter (one that is not a RegionBranchOpInterface) is enqueued by it.
+  if (op->getNumRegions() && !isa<RegionBranchOpInterface>(op)) {
+    for (Region &region : op->getRegions())
+      walkHostCode(region, [&](Operation *nested) {
+        if (nested == op)
+          return;
+        OpAccesses inner = getAccesses(nested, program);
+        llvm::append_range(result.gpu, inner.gpu);
+      });
+  }
+  return result;
+}
+
+ProgramSummary HostGpuAccesses::summarize(FunctionOpInterface function) {
+  ProgramSummary summary;
+  summary.arguments.assign(function.getNumArguments(), 0);
+  if (function.isExternal()) {
+    // A declaration reads and writes every buffer it is given, on the host,
+    // and through GPU work if it takes the caller's stream.
+    bool onStream = getExternalStreamArgIndex(function).has_value();
+    for (auto [index, type] : llvm::enumerate(function.getArgumentTypes()))
+      if (isBufferType(type))
+        summary.arguments[index] =
+            HostRead | HostWrite | (onStream ? GpuRead | GpuWrite : 0);
+    return summary;
+  }
+  BufferAliasAnalysis &aliases = getAliases(function);
+  auto record = [&](const BufferAccess &access, bool gpu) {
+    uint8_t bit = gpu ? (access.write ? GpuWrite : GpuRead)
+                      : (access.write ? HostWrite : HostRead);
+    for (unsigned id : access.roots) {
+      const BufferAliasAnalysis::Root &root = aliases.getRoot(id);
+      switch (root.kind) {
+      case BufferAliasAnalysis::RootKind::Argument:
+        summary.arguments[root.argument] |= bit;
+        break;
+      case BufferAliasAnalysis::RootKind::Global:
+        summary.globals[root.global] |= bit;
+        break;
+      case BufferAliasAnalysis::RootKind::Unknown:
+        summary.unknown |= bit;
+        break;
+      case BufferAliasAnalysis::RootKind::Allocation:
+        break; // The function's own memory.
+      }
+    }
+  };
+  walkHostCode(function.getFunctionBody(), [&](Operation *op) {
+    // Returning a buffer is no access of the callee's: the caller's use of
+    // the result is.
+    if (op->hasTrait<OpTrait::ReturnLike>() &&
+        op->getParentOp() == function.getOperation())
+      return;
+    OpAccesses accesses = getAccesses(op, function);
+    for (const BufferAccess &access : accesses.host)
+      record(access, /*gpu=*/false);
+    for (const StreamAccess &access : accesses.gpu)
+      record(access.access, /*gpu=*/true);
+  });
+  return summary;
+}
+
+const ProgramSummary &
+HostGpuAccesses::getSummary(FunctionOpInterface callee) {
+  auto it = summaries.find(callee);
+  if (it != summaries.end())
+    return it->second;
+  // Not seen by the constructor (e.g. nested in another op): computed now,
+  // without the fixpoint over recursive calls, which the constructor does.
+  summaries[callee] = ProgramSummary();
+  ProgramSummary summary = summarize(callee);
+  return summaries[callee] = std::move(summary);
+}
+
+HostGpuAccesses::HostGpuAccesses(Operation *module) {
+  // Every function-like op outside kernel modules, callees before callers
+  // (post-order of the call graph), then a worklist until no summary
+  // changes: recursion converges to the least fixpoint, which holds every
+  // access any call chain makes.
+  SmallVector<FunctionOpInterface> functions;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+      functions.push_back(function);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  DenseMap<Operation *, SmallVector<Operation *>> callees, callers;
+  for (FunctionOpInterface function : functions) {
+    summaries[function] = ProgramSummary();
+    summaries[function].arguments.assign(function.getNumArguments(), 0);
+    if (function.isExternal())
+      continue;
+    walkHostCode(function.getFunctionBody(), [&](Operation *op) {
+      auto call = dyn_cast<CallOpInterface>(op);
+      if (!call)
+        return;
+      if (Operation *callee = call.resolveCallableInTable(&symbolTables)) {
+        callees[function].push_back(callee);
+        callers[callee].push_back(function);
+      }
+    });
+  }
+  llvm::SetVector<Operation *> order;
+  DenseSet<Operation *> visited;
+  std::function<void(Operation *)> visit = [&](Operation *function) {
+    if (!visited.insert(function).second)
+      return;
+    for (Operation *callee : callees.lookup(function))
+      visit(callee);
+    order.insert(function);
+  };
+  for (FunctionOpInterface function : functions)
+    visit(function);
+
+  llvm::SetVector<Operation *> worklist(order.begin(), order.end());
+  while (!worklist.empty()) {
+    Operation *function = worklist.front();
+    worklist.remove(function);
+    auto interface = dyn_cast<FunctionOpInterface>(function);
+    if (!interface)
+      continue;
+    ProgramSummary summary = summarize(interface);
+    if (summary == summaries[function])
+      continue;
+    summaries[function] = std::move(summary);
+    for (Operation *caller : callers.lookup(function))
+      worklist.insert(caller);
+  }
+}

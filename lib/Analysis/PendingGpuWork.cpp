@@ -1,0 +1,187 @@
+//===- PendingGpuWork.cpp - GPU accesses the host has not waited for ------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// See PendingGpuWork.h for the lattice and the transfer function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Analysis/PendingGpuWork.h"
+
+#include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+bool PendingEntry::operator<(const PendingEntry &other) const {
+  return std::make_tuple(stream.getAsOpaquePointer(), root, write) <
+         std::make_tuple(other.stream.getAsOpaquePointer(), other.root,
+                         other.write);
+}
+
+bool PendingEntry::operator==(const PendingEntry &other) const {
+  return stream == other.stream && root == other.root && write == other.write;
+}
+
+void PendingState::add(PendingEntry entry) {
+  auto it = llvm::lower_bound(entries, entry);
+  if (it == entries.end() || !(*it == entry))
+    entries.insert(it, entry);
+}
+
+bool PendingState::join(const PendingState &other) {
+  bool changed = other.unknown && !unknown;
+  unknown |= other.unknown;
+  for (const PendingEntry &entry : other.entries) {
+    size_t size = entries.size();
+    add(entry);
+    changed |= entries.size() != size;
+  }
+  return changed;
+}
+
+void PendingState::clear(ArrayRef<Value> streams) {
+  if (streams.empty())
+    return;
+  llvm::erase_if(entries, [&](const PendingEntry &entry) {
+    return llvm::is_contained(streams, entry.stream);
+  });
+}
+
+SmallVector<Value> mlir::sdfg::getStreamsToSync(
+    const PendingState &state, const OpAccesses &accesses,
+    const BufferAliasAnalysis &aliases, ArrayRef<Value> programStreams) {
+  SmallVector<Value> streams;
+  if (accesses.host.empty())
+    return streams;
+  if (state.unknown)
+    return SmallVector<Value>(programStreams);
+  for (const PendingEntry &entry : state.entries) {
+    if (llvm::is_contained(streams, entry.stream))
+      continue;
+    for (const BufferAccess &access : accesses.host) {
+      if ((entry.write || access.write) &&
+          aliases.mayAlias({entry.root}, access.roots)) {
+        streams.push_back(entry.stream);
+        break;
+      }
+    }
+  }
+  return streams;
+}
+
+PendingState mlir::sdfg::applyAccesses(const PendingState &before,
+                                       const OpAccesses &accesses,
+                                       ArrayRef<Value> syncedBefore,
+                                       ArrayRef<Value> programStreams) {
+  PendingState after = before;
+  SmallVector<Value> synced(syncedBefore);
+  llvm::append_range(synced, accesses.synced);
+  after.clear(synced);
+  if (after.unknown &&
+      llvm::all_of(programStreams,
+                   [&](Value stream) { return llvm::is_contained(synced, stream); }))
+    after.unknown = false;
+  for (auto [waiting, waitedOn] : accesses.streamWaits) {
+    SmallVector<PendingEntry> copied;
+    for (const PendingEntry &entry : after.entries)
+      if (entry.stream == waitedOn)
+        copied.push_back({waiting, entry.root, entry.write});
+    for (const PendingEntry &entry : copied)
+      after.add(entry);
+  }
+  for (const StreamAccess &access : accesses.gpu)
+    for (unsigned root : access.access.roots)
+      after.add({access.stream, root, access.access.write});
+  return after;
+}
+
+ChangeResult PendingGpuWork::setState(PendingState newState) {
+  if (state == newState)
+    return ChangeResult::NoChange;
+  state = std::move(newState);
+  return ChangeResult::Change;
+}
+
+ChangeResult PendingGpuWork::join(const AbstractDenseLattice &rhs) {
+  return state.join(static_cast<const PendingGpuWork &>(rhs).state)
+             ? ChangeResult::Change
+             : ChangeResult::NoChange;
+}
+
+void PendingGpuWork::print(raw_ostream &os) const {
+  os << (state.unknown ? "unknown" : "known") << " {";
+  llvm::interleaveComma(state.entries, os, [&](const PendingEntry &entry) {
+    os << "(" << entry.stream.getAsOpaquePointer() << ", " << entry.root
+       << (entry.write ? ", write)" : ", read)");
+  });
+  os << "}";
+}
+
+PendingGpuWorkAnalysis::PendingGpuWorkAnalysis(DataFlowSolver &solver,
+                                               HostGpuAccesses &accesses,
+                                               FunctionOpInterface program,
+                                               ArrayRef<Value> programStreams)
+    : DenseForwardDataFlowAnalysis(solver), accesses(accesses),
+      program(program), programStreams(programStreams) {}
+
+LogicalResult PendingGpuWorkAnalysis::visitOperation(
+    Operation *op, const PendingGpuWork &before, PendingGpuWork *after) {
+  if (isDeviceCode(op)) {
+    propagateIfChanged(after, after->setState(before.getState()));
+    return success();
+  }
+  OpAccesses opAccesses = accesses.getAccesses(op, program);
+  SmallVector<Value> synced =
+      getStreamsToSync(before.getState(), opAccesses,
+                       accesses.getAliases(program), programStreams);
+  propagateIfChanged(after, after->setState(applyAccesses(
+                                before.getState(), opAccesses, synced,
+                                programStreams)));
+  return success();
+}
+
+void PendingGpuWorkAnalysis::visitCallControlFlowTransfer(
+    CallOpInterface call, dataflow::CallControlFlowAction action,
+    const PendingGpuWork &before, PendingGpuWork *after) {
+  // Calls are not entered (the solver runs intraprocedurally): the callee's
+  // summary is the transfer function.
+  (void)visitOperation(call, before, after);
+}
+
+void PendingGpuWorkAnalysis::setToEntryState(PendingGpuWork *lattice) {
+  PendingState state;
+  // The entry of the program: nothing it can see is pending (the caller
+  // orders its own work before the call). Anywhere else (a region that no
+  // interface describes), anything may be.
+  auto *point = dyn_cast_if_present<ProgramPoint *>(lattice->getAnchor());
+  Block *block = point ? point->getBlock() : nullptr;
+  bool programEntry = block && block->isEntryBlock() &&
+                      block->getParentOp() == program.getOperation() &&
+                      point->isBlockStart();
+  state.unknown = !programEntry;
+  propagateIfChanged(lattice, lattice->setState(std::move(state)));
+}
+
+SmallVector<Value> mlir::sdfg::getProgramStreams(FunctionOpInterface program) {
+  SmallVector<Value> streams;
+  auto add = [&](Value stream) {
+    stream = getCanonicalStream(stream);
+    if (!llvm::is_contained(streams, stream))
+      streams.push_back(stream);
+  };
+  if (program.isExternal())
+    return streams;
+  for (BlockArgument argument : program.getArguments())
+    if (isa<StreamType>(argument.getType()))
+      if (!llvm::any_of(argument.getUsers(), [](Operation *user) {
+            return isa<InitStreamsOp>(user);
+          }))
+        add(argument);
+  if (InitStreamsOp init = getInitStreamsOp(program))
+    for (Value slot : init.getSlots())
+      add(slot);
+  return streams;
+}
