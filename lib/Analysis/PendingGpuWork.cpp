@@ -15,14 +15,24 @@
 using namespace mlir;
 using namespace mlir::sdfg;
 
+/// The order of streams in an entry and of entries in a state.
+static bool streamLess(Value a, Value b) {
+  return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+}
+
 bool PendingEntry::operator<(const PendingEntry &other) const {
-  return std::make_tuple(stream.getAsOpaquePointer(), root, write) <
-         std::make_tuple(other.stream.getAsOpaquePointer(), other.root,
-                         other.write);
+  if (root != other.root)
+    return root < other.root;
+  if (write != other.write)
+    return write < other.write;
+  return std::lexicographical_compare(streams.begin(), streams.end(),
+                                      other.streams.begin(),
+                                      other.streams.end(), streamLess);
 }
 
 bool PendingEntry::operator==(const PendingEntry &other) const {
-  return stream == other.stream && root == other.root && write == other.write;
+  return root == other.root && write == other.write &&
+         streams == other.streams;
 }
 
 void PendingState::add(PendingEntry entry) {
@@ -42,11 +52,17 @@ bool PendingState::join(const PendingState &other) {
   return changed;
 }
 
+static bool coveredBy(const PendingEntry &entry, ArrayRef<Value> streams) {
+  return llvm::any_of(entry.streams, [&](Value stream) {
+    return llvm::is_contained(streams, stream);
+  });
+}
+
 void PendingState::clear(ArrayRef<Value> streams) {
   if (streams.empty())
     return;
   llvm::erase_if(entries, [&](const PendingEntry &entry) {
-    return llvm::is_contained(streams, entry.stream);
+    return coveredBy(entry, streams);
   });
 }
 
@@ -58,16 +74,36 @@ SmallVector<Value> mlir::sdfg::getStreamsToSync(
     return streams;
   if (state.unknown)
     return SmallVector<Value>(programStreams);
-  for (const PendingEntry &entry : state.entries) {
-    if (llvm::is_contained(streams, entry.stream))
-      continue;
-    for (const BufferAccess &access : accesses.host) {
-      if ((entry.write || access.write) &&
-          aliases.mayAlias({entry.root}, access.roots)) {
-        streams.push_back(entry.stream);
-        break;
+  SmallVector<const PendingEntry *> conflicts;
+  for (const PendingEntry &entry : state.entries)
+    if (llvm::any_of(accesses.host, [&](const BufferAccess &access) {
+          return (entry.write || access.write) &&
+                 aliases.mayAlias({entry.root}, access.roots);
+        }))
+      conflicts.push_back(&entry);
+  // The fewest streams whose syncs cover every conflict, greedily: the
+  // stream covering the most entries first (ties: the first seen).
+  while (!conflicts.empty()) {
+    SmallVector<std::pair<Value, unsigned>> counts;
+    for (const PendingEntry *entry : conflicts)
+      for (Value stream : entry->streams) {
+        auto it = llvm::find_if(counts, [&](auto &c) { return c.first == stream; });
+        if (it == counts.end())
+          counts.push_back({stream, 1});
+        else
+          ++it->second;
       }
-    }
+    Value best = counts.front().first;
+    unsigned most = counts.front().second;
+    for (auto [stream, count] : counts)
+      if (count > most) {
+        best = stream;
+        most = count;
+      }
+    streams.push_back(best);
+    llvm::erase_if(conflicts, [&](const PendingEntry *entry) {
+      return coveredBy(*entry, best);
+    });
   }
   return streams;
 }
@@ -81,20 +117,26 @@ PendingState mlir::sdfg::applyAccesses(const PendingState &before,
   llvm::append_range(synced, accesses.synced);
   after.clear(synced);
   if (after.unknown &&
-      llvm::all_of(programStreams,
-                   [&](Value stream) { return llvm::is_contained(synced, stream); }))
+      llvm::all_of(programStreams, [&](Value stream) {
+        return llvm::is_contained(synced, stream);
+      }))
     after.unknown = false;
   for (auto [waiting, waitedOn] : accesses.streamWaits) {
-    SmallVector<PendingEntry> copied;
-    for (const PendingEntry &entry : after.entries)
-      if (entry.stream == waitedOn)
-        copied.push_back({waiting, entry.root, entry.write});
-    for (const PendingEntry &entry : copied)
-      after.add(entry);
+    PendingState waited;
+    waited.unknown = after.unknown;
+    for (PendingEntry entry : after.entries) {
+      if (llvm::is_contained(entry.streams, waitedOn) &&
+          !llvm::is_contained(entry.streams, waiting)) {
+        entry.streams.insert(
+            llvm::lower_bound(entry.streams, waiting, streamLess), waiting);
+      }
+      waited.add(std::move(entry));
+    }
+    after = std::move(waited);
   }
   for (const StreamAccess &access : accesses.gpu)
     for (unsigned root : access.access.roots)
-      after.add({access.stream, root, access.access.write});
+      after.add({{access.stream}, root, access.access.write});
   return after;
 }
 
@@ -114,7 +156,11 @@ ChangeResult PendingGpuWork::join(const AbstractDenseLattice &rhs) {
 void PendingGpuWork::print(raw_ostream &os) const {
   os << (state.unknown ? "unknown" : "known") << " {";
   llvm::interleaveComma(state.entries, os, [&](const PendingEntry &entry) {
-    os << "(" << entry.stream.getAsOpaquePointer() << ", " << entry.root
+    os << "({";
+    llvm::interleaveComma(entry.streams, os, [&](Value stream) {
+      os << stream.getAsOpaquePointer();
+    });
+    os << "}, " << entry.root
        << (entry.write ? ", write)" : ", read)");
   });
   os << "}";

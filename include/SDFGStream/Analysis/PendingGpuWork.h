@@ -12,24 +12,28 @@
 //
 // Lattice, at each program point of a program's host code:
 //
-//   pending = a set of (stream, root, kind) entries: GPU work enqueued on
-//             `stream` may still read (kind = read) or write (kind = write)
-//             memory of buffer root `root` (BufferAliasAnalysis.h);
+//   pending = a set of (streams, root, kind) entries: GPU work may still
+//             read (kind = read) or write (kind = write) memory of buffer
+//             root `root` (BufferAliasAnalysis.h), and a sync of any one of
+//             `streams` waits for it (the stream it was enqueued on, and
+//             every stream that was ordered after that one since, by
+//             sdfg.stream_wait);
 //   unknown = whether anything may be pending on every stream (the state
 //             at the entry of a region that no interface describes).
 //
 // Bottom is {} with unknown = false (nothing pending: a program's entry);
 // join is set union (and `or` of unknown). Transfer of an op:
 //
-//   sync   = the streams with an entry that conflicts with a host access of
-//            the op (a host read of a root that may alias a pending write,
-//            or a host write of a root that may alias any pending access);
-//            all streams of the program if unknown and the op accesses
-//            anything on the host;
-//   after  = before - entries of the streams in sync and of the streams the
-//            op synchronizes itself (sdfg.sync)
-//            + for each sdfg.stream_wait W after O: O's entries copied to W
-//            + the op's GPU accesses on their streams.
+//   sync   = for the entries that conflict with a host access of the op (a
+//            host read of a root that may alias a pending write, or a host
+//            write of a root that may alias any pending access), the fewest
+//            streams that cover them all (greedily); all streams of the
+//            program if unknown and the op accesses anything on the host;
+//   after  = before - entries covered by a stream in sync or synchronized
+//            by the op itself (sdfg.sync)
+//            + for each sdfg.stream_wait W after O: W added to the streams
+//              of every entry that O covers
+//            + the op's GPU accesses, each covered by its stream.
 //
 // The transfer already assumes that the sync the solution asks for is
 // inserted before the op: a second read of the same result finds nothing
@@ -50,7 +54,8 @@ namespace sdfg {
 
 /// One pending GPU access.
 struct PendingEntry {
-  Value stream;
+  /// Sorted; a sync of any of them waits for the access.
+  SmallVector<Value, 1> streams;
   unsigned root;
   bool write;
   bool operator<(const PendingEntry &other) const;
@@ -66,7 +71,7 @@ struct PendingState {
   }
   /// Joins `other` in; returns true if this grew.
   bool join(const PendingState &other);
-  /// Removes every entry of `streams`.
+  /// Removes every entry that a sync of one of `streams` waits for.
   void clear(ArrayRef<Value> streams);
   void add(PendingEntry entry);
 };

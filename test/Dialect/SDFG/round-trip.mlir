@@ -11,6 +11,7 @@
 // CHECK: gpu.memcpy async [%[[T]]]
 // CHECK: cf.cond_br %{{.*}}, ^bb1(%{{.*}} : index), ^bb2
 // CHECK: ^bb1(%{{.*}}: index):
+// CHECK: sdfg.stream_wait %[[SLOTS]]#0 after %[[SLOTS]]#1
 // CHECK: sdfg.sync %[[SLOTS]]#0, %[[SLOTS]]#1
 // CHECK: sdfg.return
 // CHECK: ^bb2:
@@ -28,6 +29,7 @@ sdfg.sdfg @stencil(%A: memref<?xf32, #gpu.address_space<global>>,
   %positive = arith.cmpi sgt, %n, %c0 : index
   cf.cond_br %positive, ^done(%n : index), ^more
 ^done(%m: index):
+  sdfg.stream_wait %slots#0 after %slots#1
   sdfg.sync %slots#0, %slots#1
   sdfg.return
 ^more:
