@@ -20,6 +20,8 @@ build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
 rm -rf "$root/.device"
 mkdir -p "$root/.device/bin"
 cp "$build/bin/sdfg-gpu-tests" "$build/bin/libsdfg-gpu-test-host-api.so" \
+  "$build/bin/libsdfg-gpu-test-hazards.so" "$build/bin/libsdfg-gpu-test-hazards-no-syncs.so" \
+  "$build/bin/libsdfg-gpu-test-hazards-no-waits.so" \
   "$build/bin/sdfg-cuda-probe" \
   "$build/unittests/Runtime/SDFGRuntimeCudaDeviceTests" \
   "$build/lib/libsdfgstream_runtime_cuda.so" "$root/.device/bin/"

@@ -106,6 +106,6 @@ void AddExternalGpuStream::runOnOperation() {
       return signalPassFailure();
   for (Operation *program : gpuPrograms)
     if (failed(moveGpuWorkOntoStreams(cast<FunctionOpInterface>(program),
-                                      symbolTables)))
+                                      symbolTables, !testOmitStreamWaits)))
       return signalPassFailure();
 }

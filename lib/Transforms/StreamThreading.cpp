@@ -131,7 +131,8 @@ static LogicalResult rebuildOnToken(gpu::AsyncOpInterface asyncOp,
 
 LogicalResult
 mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
-                                   SymbolTableCollection &symbolTables) {
+                                   SymbolTableCollection &symbolTables,
+                                   bool joinStreams) {
   InitStreamsOp init = getInitStreamsOp(program);
   assert(init && "program has no sdfg.init_streams");
   ValueRange slots = init.getSlots();
@@ -196,6 +197,8 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
     // Orders work on `stream` after every dependency on another stream: an
     // event record/wait, never a new stream and never a host wait.
     auto joinOthers = [&](Value stream) {
+      if (!joinStreams)
+        return;
       OpBuilder builder(op);
       for (Value other : depStreams)
         if (!isSameStream(other, stream) &&

@@ -60,6 +60,12 @@ struct LowerToGpuPipelineOptions
       *this, "timers",
       llvm::cl::desc("Time each call on its streams (instrument-timers)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> testOmitHostSyncs{
+      *this, "test-omit-host-syncs",
+      llvm::cl::desc("Test only: insert no host syncs (insert-host-syncs "
+                     "test-omit-syncs), for the negative controls of the "
+                     "GPU hazard tests"),
+      llvm::cl::init(false)};
 };
 
 /// The GPU vendor a pipeline lowers to. Everything else is shared.

@@ -66,7 +66,12 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
     Option<"argumentName", "argument-name", "std::string",
            /*default=*/"\"external_gpu_stream\"",
            "Name of the stream argument (kept in its sdfg.external_stream "
-           "attribute; it names the parameter of the compiled program)">
+           "attribute; it names the parameter of the compiled program)">,
+    Option<"testOmitStreamWaits", "test-omit-stream-waits", "bool",
+           /*default=*/"false",
+           "Test only: do not order ops after their dependencies on other "
+           "streams (no sdfg.stream_wait), for the negative control of the "
+           "joined-streams GPU test">
   ];
   let dependentDialects = [
     "::mlir::sdfg::SDFGDialect", "::mlir::gpu::GPUDialect"

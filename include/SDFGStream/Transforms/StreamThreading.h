@@ -34,8 +34,11 @@ FailureOr<InitStreamsOp> addExternalStreamArgument(FunctionOpInterface program,
 /// its slot as its only async dependency, `gpu.wait` becomes the slot's
 /// token or an `sdfg.sync`, calls to callees that take the stream pass it,
 /// and library nodes get it. Ops that already run on a stream are kept.
+/// With `joinStreams` false (a test-only mode), ops are not ordered after
+/// their dependencies on other streams.
 LogicalResult moveGpuWorkOntoStreams(FunctionOpInterface program,
-                                     SymbolTableCollection &symbolTables);
+                                     SymbolTableCollection &symbolTables,
+                                     bool joinStreams = true);
 
 } // namespace sdfg
 } // namespace mlir

@@ -77,7 +77,9 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   // stream pass is idempotent, so inputs may or may not have run it).
   pm.addPass(createExpandLibraryNodes());
   pm.addPass(createAddExternalGpuStream());
-  pm.addPass(createInsertHostSyncs());
+  InsertHostSyncsOptions syncOptions;
+  syncOptions.testOmitSyncs = options.testOmitHostSyncs;
+  pm.addPass(createInsertHostSyncs(syncOptions));
   if (options.syncCall)
     pm.addPass(createMakeSyncCall());
   if (options.checkDevices)

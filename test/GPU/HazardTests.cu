@@ -1,0 +1,256 @@
+//===- HazardTests.cu - Host/GPU hazards with and without their syncs -----===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// GPU tests of insert-host-syncs (issue 10): each program of hazards.mlir
+// has a host access that is right only if the host waits for GPU work still
+// queued on the caller's stream. Every test runs the program 1000 times on a
+// non-blocking stream with pinned host memory and a spinning kernel queued
+// ahead of it, as compiled (must be right every time) and, in the same run,
+// as its negative control compiled with the syncs (or the cross-stream
+// waits) withheld (must go wrong at least once): proof that the test sees
+// the hazard it claims the pass prevents.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Runtime/HostAPI.h"
+
+#include <cuda_runtime.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#define CHECK_CUDA(call)                                                       \
+  do {                                                                         \
+    cudaError_t error_ = (call);                                               \
+    ASSERT_EQ(error_, cudaSuccess) << #call << ": " << cudaGetErrorString(error_); \
+  } while (0)
+
+namespace {
+constexpr int kRuns = 1000;
+constexpr int64_t kElements = 1 << 20;
+constexpr unsigned long long kSpinNanoseconds = 1000000; // 1 ms
+
+/// Keeps `stream` busy for `nanoseconds` of GPU time.
+__global__ void spinFor(unsigned long long nanoseconds) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < nanoseconds);
+}
+
+/// Memref descriptors as the programs' C interfaces take them.
+struct Memref1D {
+  float *allocated, *aligned;
+  int64_t offset, size, stride;
+};
+template <typename T> struct Memref0D {
+  T *allocated, *aligned;
+  int64_t offset;
+};
+Memref1D view(float *data, int64_t n) { return {data, data, 0, n, 1}; }
+template <typename T> Memref0D<T> scalar(T *data) { return {data, data, 0}; }
+
+std::string nextToSelf(const char *name) {
+  char self[4096];
+  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string path(self, length > 0 ? length : 0);
+  return path.substr(0, path.rfind('/') + 1) + name;
+}
+
+/// The hazard programs as compiled, without host syncs, without waits.
+struct HazardLibraries {
+  sdfgstream::Library compiled{nextToSelf("libsdfg-gpu-test-hazards.so")};
+  sdfgstream::Library noSyncs{
+      nextToSelf("libsdfg-gpu-test-hazards-no-syncs.so")};
+  sdfgstream::Library noWaits{
+      nextToSelf("libsdfg-gpu-test-hazards-no-waits.so")};
+};
+
+/// Buffers and a non-blocking stream shared by the tests.
+class Hazards : public ::testing::Test {
+protected:
+  void SetUp() override {
+    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaMalloc(&device, kElements * sizeof(float)));
+    CHECK_CUDA(cudaMallocHost(&host, kElements * sizeof(float)));
+    CHECK_CUDA(cudaMallocHost(&spare, kElements * sizeof(float)));
+    CHECK_CUDA(cudaMallocHost(&back, kElements * sizeof(float)));
+    CHECK_CUDA(cudaMallocHost(&out, sizeof(float)));
+    CHECK_CUDA(cudaMalloc(&deviceCount, sizeof(int32_t)));
+    CHECK_CUDA(cudaMallocHost(&hostCount, sizeof(int32_t)));
+    CHECK_CUDA(cudaMallocHost(&iterations, sizeof(int32_t)));
+  }
+  void TearDown() override {
+    cudaStreamSynchronize(stream);
+    cudaStreamSynchronize(other);
+    cudaFree(device);
+    cudaFreeHost(host);
+    cudaFreeHost(spare);
+    cudaFreeHost(back);
+    cudaFreeHost(out);
+    cudaFree(deviceCount);
+    cudaFreeHost(hostCount);
+    cudaFreeHost(iterations);
+    cudaStreamDestroy(stream);
+    cudaStreamDestroy(other);
+  }
+  void fillHost(float *data, float value) {
+    for (int64_t i = 0; i < kElements; ++i)
+      data[i] = value;
+  }
+  /// Runs `once(library, run)` kRuns times on `library` with the spin queued
+  /// ahead on `spinStream`; returns how many runs `once` found wrong.
+  template <typename Once>
+  int countWrong(sdfgstream::Library &library, cudaStream_t spinStream,
+                 Once once) {
+    library.setExternalGpuStream(stream);
+    int wrong = 0;
+    for (int run = 0; run < kRuns; ++run) {
+      spinFor<<<1, 1, 0, spinStream>>>(kSpinNanoseconds);
+      bool right = once(library, run);
+      // Idle streams before the next run resets its buffers.
+      if (cudaStreamSynchronize(stream) != cudaSuccess ||
+          cudaStreamSynchronize(other) != cudaSuccess)
+        return -1;
+      wrong += !right;
+    }
+    return wrong;
+  }
+  void report(const char *hazard, int compiled, int withheld,
+              const char *control) {
+    printf("RESULT hazard %s: %d runs: %d wrong as compiled, %d wrong with "
+           "the %s withheld\n",
+           hazard, kRuns, compiled, withheld, control);
+    EXPECT_EQ(compiled, 0);
+    EXPECT_GT(withheld, 0) << "the negative control did not see the hazard";
+  }
+
+  cudaStream_t stream = nullptr, other = nullptr;
+  float *device = nullptr, *host = nullptr, *spare = nullptr, *back = nullptr,
+        *out = nullptr;
+  int32_t *deviceCount = nullptr, *hostCount = nullptr, *iterations = nullptr;
+  HazardLibraries libraries;
+};
+} // namespace
+
+// Class 1: the copied-back result read through casts, select and scf.if.
+TEST_F(Hazards, ReadThroughAliases) {
+  Memref1D d = view(device, kElements), h = view(host, kElements),
+           s = view(spare, kElements);
+  Memref0D<float> o = scalar(out);
+  auto once = [&](sdfgstream::Library &library, int run) {
+    float value = float(run + 1);
+    fillHost(host, -1.0f);
+    *out = -2.0f;
+    int32_t status = library.tryCall("alias_read", &d, &h, &s, &o, kElements,
+                                     value, true);
+    return status == 0 && *out == value;
+  };
+  int compiled = countWrong(libraries.compiled, stream, once);
+  int withheld = countWrong(libraries.noSyncs, stream, once);
+  report("aliases (reinterpret_cast, select, scf.if, unranked round trip)",
+         compiled, withheld, "host syncs");
+}
+
+// Class 2: a host function that takes the result as memref<*xf32>.
+TEST_F(Hazards, UnrankedArgument) {
+  Memref1D d = view(device, kElements), h = view(host, kElements);
+  Memref0D<float> o = scalar(out);
+  auto once = [&](sdfgstream::Library &library, int run) {
+    float value = float(run + 1);
+    fillHost(host, -1.0f);
+    *out = -2.0f;
+    int32_t status =
+        library.tryCall("unranked_read", &d, &h, &o, kElements, value);
+    return status == 0 && *out == value;
+  };
+  int compiled = countWrong(libraries.compiled, stream, once);
+  int withheld = countWrong(libraries.noSyncs, stream, once);
+  report("unranked memref argument", compiled, withheld, "host syncs");
+}
+
+// Class 3: the host overwrites the source of an upload still queued.
+TEST_F(Hazards, WriteAfterRead) {
+  Memref1D h = view(host, kElements), d = view(device, kElements),
+           b = view(back, kElements);
+  auto once = [&](sdfgstream::Library &library, int run) {
+    float value = float(run + 1);
+    fillHost(host, value);
+    fillHost(back, -1.0f);
+    int32_t status = library.tryCall("write_after_read", &h, &d, &b,
+                                     kElements, -3.0f);
+    if (status != 0 || cudaStreamSynchronize(stream) != cudaSuccess)
+      return false;
+    return back[0] == value && back[kElements - 1] == value;
+  };
+  int compiled = countWrong(libraries.compiled, stream, once);
+  int withheld = countWrong(libraries.noSyncs, stream, once);
+  report("write after read (upload source overwritten)", compiled, withheld,
+         "host syncs");
+}
+
+// Class 4: an scf.while whose condition reads what its body copies back.
+TEST_F(Hazards, WhileLoopCondition) {
+  Memref0D<int32_t> dc = scalar(deviceCount), hc = scalar(hostCount),
+                    its = scalar(iterations);
+  const int32_t limit = 5;
+  auto once = [&](sdfgstream::Library &library, int) {
+    *hostCount = 0;
+    *iterations = -1;
+    int32_t status = library.tryCall("while_count", &dc, &hc, &its, limit);
+    return status == 0 && *iterations == limit;
+  };
+  int compiled = countWrong(libraries.compiled, stream, once);
+  int withheld = countWrong(libraries.noSyncs, stream, once);
+  report("scf.while condition on a copied-back counter", compiled, withheld,
+         "host syncs");
+}
+
+// Class 5: a kernel writes pinned host memory directly; the host reads it.
+TEST_F(Hazards, KernelWritesMappedHostMemory) {
+  Memref1D h = view(host, kElements);
+  Memref0D<float> o = scalar(out);
+  auto once = [&](sdfgstream::Library &library, int run) {
+    float value = float(run + 1);
+    fillHost(host, -1.0f);
+    *out = -2.0f;
+    int32_t status =
+        library.tryCall("mapped_write", &h, &o, kElements, value);
+    return status == 0 && *out == value;
+  };
+  int compiled = countWrong(libraries.compiled, stream, once);
+  int withheld = countWrong(libraries.noSyncs, stream, once);
+  report("kernel writing mapped host memory", compiled, withheld,
+         "host syncs");
+}
+
+// Class 8: a copy on the program's stream depends on a kernel on another
+// stream (queued behind the spin there).
+TEST_F(Hazards, JoinedStreams) {
+  Memref1D d = view(device, kElements), h = view(host, kElements);
+  Memref0D<float> o = scalar(out);
+  auto once = [&](sdfgstream::Library &library, int run) {
+    float value = float(run + 1);
+    fillHost(host, -1.0f);
+    *out = -2.0f;
+    if (cudaMemsetAsync(device, 0, kElements * sizeof(float), other) !=
+        cudaSuccess)
+      return false;
+    int32_t status = library.tryCall("joined", &d, &h, &o, kElements, value,
+                                     static_cast<void *>(other));
+    return status == 0 && *out == value;
+  };
+  // The spin goes on the other stream: the program's own stream is idle.
+  int compiled = countWrong(libraries.compiled, other, once);
+  int withheld = countWrong(libraries.noWaits, other, once);
+  report("joined streams (dependency on another stream's kernel)", compiled,
+         withheld, "cross-stream waits");
+}
