@@ -13,6 +13,8 @@
 
 #include "SDFGStream/Transforms/Passes.h"
 
+#include "SDFGStream/Analysis/BufferAliasAnalysis.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -33,16 +35,10 @@ struct CheckArgumentDevices
 };
 } // namespace
 
-/// GPU global memory: `#gpu.address_space<global>` or memory space 1.
+/// A ranked buffer in GPU memory (the one "what memory" predicate, from the
+/// memory space: 1 or #gpu.address_space<...>).
 static bool isGpuMemory(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return false;
-  Attribute space = memref.getMemorySpace();
-  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
-    return gpuSpace.getValue() == gpu::AddressSpace::Global;
-  auto integer = dyn_cast_or_null<IntegerAttr>(space);
-  return integer && integer.getInt() == 1;
+  return isa<MemRefType>(type) && getMemoryKind(type) == MemoryKind::Device;
 }
 
 void CheckArgumentDevices::runOnOperation() {

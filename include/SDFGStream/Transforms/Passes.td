@@ -131,31 +131,44 @@ def ExpandLibraryNodes : Pass<"sdfg-expand-library-nodes", "ModuleOp"> {
 }
 
 def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
-  let summary = "Synchronize a stream exactly before host reads of its results";
+  let summary = "Synchronize a stream exactly where host code would race "
+                "with its GPU work";
   let description = [{
     Once `add-external-gpu-stream` has made GPU work asynchronous, host code
-    that reads memory a GPU op on a stream may still be writing must first
-    synchronize that stream. This pass inserts `sdfg.sync` of the stream on
-    every path before such a read, and nowhere else.
+    that accesses memory which GPU work on a stream may still read or write
+    must first synchronize that stream. This pass inserts `sdfg.sync` of
+    exactly those streams before each such access, on every path, and
+    nowhere else. It solves one dense forward data-flow problem per program
+    (MLIR's data-flow framework; the lattice is documented in
+    `SDFGStream/Analysis/PendingGpuWork.h`): which (stream, buffer, read or
+    write) GPU accesses may still be pending at each point.
 
-    GPU writes to host-visible memory (memrefs in the default memory space)
-    are: the destination of a `gpu.memcpy` / `gpu.memset`, every host memref
-    passed to a kernel, and every host memref passed to a call of a program
-    that takes the stream. A host read is any other use of such a buffer (or
-    of a view of it): loads, calls, deallocations, ops in nested regions, and
-    so the computation of interstate-edge conditions, symbol assignments and
-    loop bounds.
+    * Hazards: a host read waits for pending GPU writes of memory that may
+      alias it; a host write or free also waits for pending GPU reads (the
+      source of an H2D copy, memory a kernel reads).
+    * Aliases: buffers (ranked and unranked memrefs, LLVM pointers) are
+      followed through every op that makes a buffer from buffers, branches
+      and region ops; arguments may alias each other and globals unless
+      marked `llvm.noalias`; GPU memory spaces never alias host memory.
+    * What is an access: the Read/Write/Free effects an op declares on a
+      buffer (metadata and views are none), every buffer operand of an op
+      that declares nothing, returning host-visible memory; GPU ops on a
+      stream read and write on that stream (copies read their source and
+      write their destination, kernels write what their body may write).
+    * Calls: decided by a summary of the callee (which arguments and
+      globals it accesses on the host, which only through GPU work on the
+      stream), solved over the module to a fixpoint; a declaration accesses
+      every buffer it is given on the host.
+    * Control flow: control-flow graphs (irreducible ones too) and every
+      `RegionBranchOpInterface` op; other region ops make their nested host
+      accesses wait for all streams.
 
-    Minimality: no sync where no host read of pending results follows; one
-    sync serves all later reads of everything pending on that stream until
-    new GPU work is issued; a loop that reads pending results it does not
-    itself write gets the sync before the loop, not inside it. That holds
-    for structured loops (`scf.for`, `scf.while`, ...) and for the loops of
-    a program's state machine (natural loops of the control-flow graph): the
-    sync goes on each edge that enters the loop with such results pending,
-    at the end of the state before the loop or, if that state also branches
-    elsewhere, in a new state on that edge only. Existing syncs are taken
-    into account.
+    Minimality: one sync serves every later access until new GPU work is
+    queued; a loop whose host accesses conflict with work pending on entry
+    but with none of its own GPU work gets one sync before the loop
+    (structured loops) or on its entry edges (natural loops of a state
+    machine; a new state on an edge that also leads elsewhere). Existing
+    syncs are taken into account: a second run changes nothing.
   }];
   let options = [
     Option<"testOmitSyncs", "test-omit-syncs", "bool", /*default=*/"false",
