@@ -69,22 +69,33 @@ void AddExternalGpuStream::runOnOperation() {
 
   // GPU work flows from callees to callers: a call to a program with GPU work
   // is GPU work.
+  // Uses of a program are calls of it and func.constant references to it
+  // (whose call_indirect then passes the stream too).
   llvm::SetVector<Operation *> gpuPrograms;
-  DenseMap<Operation *, SmallVector<CallOpInterface>> callsTo;
+  DenseMap<Operation *, SmallVector<Operation *>> callsTo;
   for (FunctionOpInterface program : programs) {
-    if (program.isExternal())
+    if (program.isExternal()) {
+      // A body-less GPU program (compiled elsewhere) takes the stream too.
+      if (auto sdfg = dyn_cast<SDFGOp>(program.getOperation());
+          sdfg && sdfg.isGpuProgram())
+        gpuPrograms.insert(program);
       continue;
+    }
     if (hasDirectGpuWork(program))
       gpuPrograms.insert(program);
-    program.getFunctionBody().walk([&](CallOpInterface call) {
-      auto callee = dyn_cast_or_null<FunctionOpInterface>(
-          call.resolveCallableInTable(&symbolTables));
-      if (callee)
-        callsTo[callee].push_back(call);
+    program.getFunctionBody().walk([&](Operation *op) {
+      Operation *callee = nullptr;
+      if (auto call = dyn_cast<CallOpInterface>(op))
+        callee = call.resolveCallableInTable(&symbolTables);
+      else if (auto constant = dyn_cast<func::ConstantOp>(op))
+        callee = symbolTables.lookupNearestSymbolFrom(constant,
+                                                      constant.getValueAttr());
+      if (isa_and_nonnull<FunctionOpInterface>(callee))
+        callsTo[callee].push_back(op);
     });
   }
   for (unsigned i = 0; i < gpuPrograms.size(); ++i) {
-    for (CallOpInterface call : callsTo.lookup(gpuPrograms[i])) {
+    for (Operation *call : callsTo.lookup(gpuPrograms[i])) {
       auto caller = call->getParentOfType<FunctionOpInterface>();
       if (auto sdfg = dyn_cast<SDFGOp>(caller.getOperation());
           sdfg && !sdfg.isGpuProgram()) {
@@ -104,8 +115,31 @@ void AddExternalGpuStream::runOnOperation() {
     if (failed(addExternalStreamArgument(cast<FunctionOpInterface>(program),
                                          argumentName)))
       return signalPassFailure();
+  // The address of a program that now takes the stream: only a
+  // call_indirect of it can be given the stream.
   for (Operation *program : gpuPrograms)
-    if (failed(moveGpuWorkOntoStreams(cast<FunctionOpInterface>(program),
+    for (Operation *use : callsTo.lookup(program)) {
+      auto constant = dyn_cast<func::ConstantOp>(use);
+      if (!constant)
+        continue;
+      for (OpOperand &operand : constant->getUses()) {
+        auto indirect = dyn_cast<func::CallIndirectOp>(operand.getOwner());
+        if (!indirect || operand.getOperandNumber() != 0) {
+          operand.getOwner()->emitOpError()
+              << "uses the address of @"
+              << cast<SymbolOpInterface>(program).getName()
+              << ", which takes the caller's stream; only func.call_indirect "
+                 "of it can pass the stream";
+          return signalPassFailure();
+        }
+      }
+      constant.getResult().setType(
+          cast<FunctionOpInterface>(program).getFunctionType());
+    }
+  for (Operation *program : gpuPrograms)
+    if (cast<FunctionOpInterface>(program).isExternal())
+      continue;
+    else if (failed(moveGpuWorkOntoStreams(cast<FunctionOpInterface>(program),
                                       symbolTables, !testOmitStreamWaits)))
       return signalPassFailure();
 }

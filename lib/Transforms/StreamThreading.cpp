@@ -14,6 +14,7 @@
 
 #include "SDFGStream/Transforms/StreamThreading.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -30,6 +31,16 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
   BlockArgument external = getExternalStreamArgument(program);
   InitStreamsOp init = getInitStreamsOp(program);
 
+  if (!external && !init && program.getNumArguments() > 0 &&
+      isa<StreamType>(program.getArgumentTypes().back())) {
+    // The program already takes a stream last, where callers pass the
+    // caller's stream: that one is it.
+    program.setArgAttr(program.getNumArguments() - 1,
+                       SDFGDialect::getExternalStreamAttrName(), marker);
+    if (program.isExternal())
+      return InitStreamsOp();
+    external = program.getArgument(program.getNumArguments() - 1);
+  }
   if (!external && init) {
     // Streams initialized by hand from an argument that is not marked: that
     // argument is the caller's stream, if it is where callers pass it.
@@ -50,6 +61,8 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
                                       program.getLoc())))
       return program.emitOpError() << "cannot take the caller's stream as "
                                       "an argument";
+    if (program.isExternal())
+      return InitStreamsOp(); // A declaration: its signature is all there is.
     external = program.getArgument(index);
   }
   if (init)
@@ -163,10 +176,16 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
   });
 
   for (Operation *op : work) {
-    // Calls: pass the stream of the call's slot to callees that take one.
+    // Calls: pass the stream of the call's slot to callees that take one
+    // (call_indirect: of a func.constant of such a callee).
     if (auto call = dyn_cast<CallOpInterface>(op)) {
       auto callee = dyn_cast_or_null<FunctionOpInterface>(
           call.resolveCallableInTable(&symbolTables));
+      if (auto indirect = dyn_cast<func::CallIndirectOp>(op))
+        if (auto constant =
+                indirect.getCallee().getDefiningOp<func::ConstantOp>())
+          callee = symbolTables.lookupNearestSymbolFrom<FunctionOpInterface>(
+              constant, constant.getValueAttr());
       if (!callee || !getExternalStreamArgIndex(callee) ||
           call.getArgOperands().size() + 1 != callee.getNumArguments())
         continue;
@@ -174,6 +193,12 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
       if (failed(stream))
         return failure();
       call.getArgOperandsMutable().append(*stream);
+      // Per-argument attributes, if the call has them, cover the stream too.
+      if (ArrayAttr attrs = call.getArgAttrsAttr()) {
+        SmallVector<Attribute> extended(attrs.begin(), attrs.end());
+        extended.push_back(DictionaryAttr::get(op->getContext()));
+        call.setArgAttrsAttr(ArrayAttr::get(op->getContext(), extended));
+      }
       continue;
     }
 

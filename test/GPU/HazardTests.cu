@@ -244,8 +244,9 @@ TEST_F(Hazards, JoinedStreams) {
     if (cudaMemsetAsync(device, 0, kElements * sizeof(float), other) !=
         cudaSuccess)
       return false;
-    int32_t status = library.tryCall("joined", &d, &h, &o, kElements, value,
-                                     static_cast<void *>(other));
+    int32_t status = library.tryCall("joined", &d, &h, &o,
+                                     static_cast<void *>(other), kElements,
+                                     value);
     return status == 0 && *out == value;
   };
   // The spin goes on the other stream: the program's own stream is idle.

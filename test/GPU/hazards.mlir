@@ -155,9 +155,11 @@ module attributes {gpu.container_module} {
   // Class 8 (joined streams): d is filled on another stream the caller
   // passes; the copy back on the program's stream depends on both, and a
   // blocking gpu.wait follows.  out = h[n - 1] (= value).
+  // (A stream argument that is not the last one is another stream; the
+  // last is the caller's.)
   sdfg.sdfg @joined(%d: memref<?xf32, #global>, %h: memref<?xf32>,
-                    %out: memref<f32>, %n: index, %value: f32,
-                    %other: !sdfg.stream) target(gpu) {
+                    %out: memref<f32>, %other: !sdfg.stream, %n: index,
+                    %value: f32) target(gpu) {
     %c1 = arith.constant 1 : index
     %c256 = arith.constant 256 : index
     %blocks = arith.ceildivui %n, %c256 : index

@@ -21,3 +21,19 @@ sdfg.sdfg @cpu_program(%A: memref<4xf32, 1>, %v: f32) target(cpu) {
   func.call @gpu_helper(%A, %v) : (memref<4xf32, 1>, f32) -> ()
   sdfg.return
 }
+
+// -----
+
+// The address of a function that takes the caller's stream may only be
+// called through func.call_indirect, which passes the stream.
+func.func private @kernel_host(%A: memref<4xf32, 1>, %v: f32) {
+  gpu.memset %A, %v : memref<4xf32, 1>, f32
+  return
+}
+func.func private @store_address((memref<4xf32, 1>, f32) -> ())
+func.func @escapes(%A: memref<4xf32, 1>, %v: f32) {
+  %f = func.constant @kernel_host : (memref<4xf32, 1>, f32) -> ()
+  // expected-error @+1 {{'func.call' op uses the address of @kernel_host, which takes the caller's stream; only func.call_indirect of it can pass the stream}}
+  func.call @store_address(%f) : ((memref<4xf32, 1>, f32) -> ()) -> ()
+  return
+}

@@ -24,11 +24,11 @@
 // SYNCS-COUNT-1: sdfg.sync
 // SYNCS-NOT: sdfg.sync
 // LLVM-LABEL: llvm.func @two_stream_dependencies
-// LLVM-SAME: %[[OTHER:arg[0-9]+]]: !llvm.ptr, %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
+// LLVM-SAME: %[[OTHER:arg[0-9]+]]: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
 // LLVM: llvm.call @sdfgrtStreamWaitStream(%[[S]], %[[OTHER]])
 // LLVM: llvm.call @mgpuStreamSynchronize(%[[S]])
 // LLVM: llvm.call @mgpuStreamSynchronize(%[[OTHER]])
-func.func @two_stream_dependencies(%a: memref<4xf32, 1>, %b: memref<4xf32, 1>, %h: memref<4xf32>, %other: !sdfg.stream) -> f32 {
+func.func @two_stream_dependencies(%a: memref<4xf32, 1>, %b: memref<4xf32, 1>, %other: !sdfg.stream, %h: memref<4xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %t0 = sdfg.stream_token %other
   %t1 = gpu.memcpy async [%t0] %b, %a : memref<4xf32, 1>, memref<4xf32, 1>
@@ -54,7 +54,7 @@ func.func @two_stream_dependencies(%a: memref<4xf32, 1>, %b: memref<4xf32, 1>, %
 // SYNCS-NEXT: memref.load
 // SYNCS-NOT: sdfg.sync
 // SYNCS: return
-func.func @joined_token(%a: memref<4xf32, 1>, %h: memref<4xf32>, %g: memref<4xf32> {llvm.noalias}, %other: !sdfg.stream) -> f32 {
+func.func @joined_token(%a: memref<4xf32, 1>, %other: !sdfg.stream, %h: memref<4xf32>, %g: memref<4xf32> {llvm.noalias}) -> f32 {
   %c0 = arith.constant 0 : index
   %t0 = sdfg.stream_token %other
   %t1 = gpu.memcpy async [%t0] %h, %a : memref<4xf32>, memref<4xf32, 1>

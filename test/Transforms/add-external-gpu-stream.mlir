@@ -261,19 +261,92 @@ module attributes {gpu.container_module} {
 // -----
 
 // A blocking `gpu.wait` without dependencies waits for the program's
-// stream; ops that already run on an explicit stream keep it.
+// stream; ops that already run on an explicit stream keep it. A stream that
+// is not the last argument is another stream, not the caller's.
 // CHECK-LABEL: func.func @explicit_streams
-// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %{{.*}}: f32, %[[MINE:.*]]: !sdfg.stream, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
+// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[MINE:.*]]: !sdfg.stream, %{{.*}}: f32, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
 // CHECK-NEXT: %[[SLOT:.*]] = sdfg.init_streams %[[S]]
 // CHECK-NEXT: %[[T:.*]] = sdfg.stream_token %[[MINE]]
 // CHECK-NEXT: gpu.memset async [%[[T]]]
 // CHECK-NEXT: sdfg.sync %[[SLOT]]
 // CHECK-NEXT: return
-func.func @explicit_streams(%A: memref<4xf32, 1>, %v: f32, %mine: !sdfg.stream) {
+func.func @explicit_streams(%A: memref<4xf32, 1>, %mine: !sdfg.stream, %v: f32) {
   %t = sdfg.stream_token %mine
   %done = gpu.memset async [%t] %A, %v : memref<4xf32, 1>, f32
   gpu.wait
   return
+}
+
+// -----
+
+// Functions that already take a stream as their last argument: that is the
+// caller's stream (marked, not a second one added), and calls that pass it
+// stay as they are.
+// CHECK-LABEL: func.func private @takes_stream
+// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
+// CHECK-NEXT: sdfg.init_streams %[[S]]
+// CHECK-LABEL: func.func @passes_stream
+// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
+// CHECK-NEXT: sdfg.init_streams %[[S]]
+// CHECK-NEXT: call @takes_stream(%{{.*}}, %[[S]]) : (memref<4xf32, 1>, !sdfg.stream) -> ()
+func.func private @takes_stream(%A: memref<4xf32, 1>, %s: !sdfg.stream) {
+  %v = arith.constant 1.0 : f32
+  gpu.memset %A, %v : memref<4xf32, 1>, f32
+  return
+}
+func.func @passes_stream(%A: memref<4xf32, 1>, %s: !sdfg.stream) {
+  func.call @takes_stream(%A, %s) : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  return
+}
+
+// -----
+
+// A call with per-argument attributes: they cover the stream argument too.
+// CHECK-LABEL: func.func @call_with_arg_attrs
+// CHECK: call @fill(%{{.*}}, %{{.*}}) {arg_attrs = [{llvm.noalias}, {}]}
+func.func private @fill(%A: memref<4xf32, 1>) {
+  %v = arith.constant 1.0 : f32
+  gpu.memset %A, %v : memref<4xf32, 1>, f32
+  return
+}
+func.func @call_with_arg_attrs(%A: memref<4xf32, 1>) {
+  func.call @fill(%A) {arg_attrs = [{llvm.noalias}]} : (memref<4xf32, 1>) -> ()
+  return
+}
+
+// -----
+
+// The address of a GPU function: func.constant takes the new type and
+// call_indirect passes the stream.
+// CHECK-LABEL: func.func @indirect
+// CHECK-SAME: %[[S:arg[0-9]+]]: !sdfg.stream {sdfg.external_stream
+// CHECK: %[[SLOT:.*]] = sdfg.init_streams %[[S]]
+// CHECK: %[[F:.*]] = constant @fill : (memref<4xf32, 1>, !sdfg.stream) -> ()
+// CHECK: call_indirect %[[F]](%{{.*}}, %[[SLOT]])
+func.func private @fill(%A: memref<4xf32, 1>) {
+  %v = arith.constant 1.0 : f32
+  gpu.memset %A, %v : memref<4xf32, 1>, f32
+  return
+}
+func.func @indirect(%A: memref<4xf32, 1>) {
+  %f = func.constant @fill : (memref<4xf32, 1>) -> ()
+  func.call_indirect %f(%A) : (memref<4xf32, 1>) -> ()
+  return
+}
+
+// -----
+
+// A body-less GPU program (compiled elsewhere) takes the stream, and so do
+// its callers.
+// CHECK-LABEL: sdfg.sdfg private @elsewhere
+// CHECK-SAME: (memref<4xf32, 1>, !sdfg.stream {sdfg.external_stream = "external_gpu_stream"}) target(gpu
+// CHECK-LABEL: sdfg.sdfg @calls_elsewhere
+// CHECK: %[[SLOT:.*]] = sdfg.init_streams
+// CHECK: sdfg.call @elsewhere(%{{.*}}, %[[SLOT]])
+sdfg.sdfg private @elsewhere(memref<4xf32, 1>) target(gpu)
+sdfg.sdfg @calls_elsewhere(%A: memref<4xf32, 1>) target(gpu) {
+  sdfg.call @elsewhere(%A) : (memref<4xf32, 1>) -> ()
+  sdfg.return
 }
 
 // -----

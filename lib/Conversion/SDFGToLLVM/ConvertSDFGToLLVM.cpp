@@ -345,6 +345,24 @@ static void recordLocations(ModuleOp module) {
   }
 }
 
+/// Upstream's func.call lowering copies a call's per-argument attributes
+/// one to one, but a memref argument becomes several LLVM arguments (MLIR 22
+/// then crashes printing or verifying the llvm.call). Call-site attributes
+/// are hints the callee's own argument attributes repeat: drop them where
+/// arguments or results are expanded.
+static void dropCallSiteAttrsOfExpandedArguments(ModuleOp module) {
+  module.walk([](CallOpInterface call) {
+    auto isExpanded = [](Type type) {
+      return isa<BaseMemRefType>(type);
+    };
+    if (llvm::any_of(call->getOperandTypes(), isExpanded) ||
+        llvm::any_of(call->getResultTypes(), isExpanded)) {
+      call.removeArgAttrsAttr();
+      call.removeResAttrsAttr();
+    }
+  });
+}
+
 void ConvertSDFGToLLVM::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = &getContext();
@@ -358,6 +376,7 @@ void ConvertSDFGToLLVM::runOnOperation() {
   });
   if (checked.wasInterrupted())
     return signalPassFailure();
+  dropCallSiteAttrsOfExpandedArguments(module);
   recordLocations(module);
 
   LowerToLLVMOptions options(context);

@@ -116,3 +116,18 @@ func.func @checked(%D: memref<16xf32, 1>, %s: !sdfg.stream {sdfg.external_stream
   sdfg.check_device %D on %slot argument 3 : memref<16xf32, 1>
   return
 }
+
+// -----
+
+// Call-site argument attributes of memref arguments (which become several
+// LLVM arguments) are dropped rather than copied one to one (upstream MLIR 22
+// then crashes); the callee keeps its own.
+// CHECK-LABEL: llvm.func @call_site_attrs
+// CHECK: llvm.call @takes_buffer(
+// CHECK-NOT: arg_attrs
+// CHECK: llvm.return
+func.func private @takes_buffer(memref<4xf32> {llvm.noalias})
+func.func @call_site_attrs(%h: memref<4xf32>) {
+  func.call @takes_buffer(%h) {arg_attrs = [{llvm.noalias}]} : (memref<4xf32>) -> ()
+  return
+}
