@@ -67,6 +67,11 @@ void AddExternalGpuStream::runOnOperation() {
     return WalkResult::advance();
   });
 
+  // The stream form of MLIR after release 22 (async objects) first.
+  for (FunctionOpInterface program : programs)
+    if (failed(adoptAsyncObjectStream(program, argumentName, module)))
+      return signalPassFailure();
+
   // GPU work flows from callees to callers: a call to a program with GPU work
   // is GPU work.
   // Uses of a program are calls of it and func.constant references to it

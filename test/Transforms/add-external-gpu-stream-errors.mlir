@@ -37,3 +37,54 @@ func.func @escapes(%A: memref<4xf32, 1>, %v: f32) {
   func.call @store_address(%f) : ((memref<4xf32, 1>, f32) -> ()) -> ()
   return
 }
+
+// -----
+
+// An async object that is not an argument: a stream the program would make
+// or look up itself.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel { gpu.return }
+  }
+  func.func private @get_stream() -> !llvm.ptr
+  func.func @own_stream() {
+    %c1 = arith.constant 1 : index
+    %s = func.call @get_stream() : () -> !llvm.ptr
+    // expected-error @+1 {{'gpu.launch_func' op runs on a stream (async object) that is not an argument of its function; SDFGStream runs GPU work only on the stream the caller passes}}
+    gpu.launch_func <%s : !llvm.ptr> @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+
+// -----
+
+// The stream argument also used as a pointer.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel { gpu.return }
+  }
+  func.func private @log(!llvm.ptr)
+  func.func @stream_as_value(%s: !llvm.ptr) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func <%s : !llvm.ptr> @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    // expected-error @+1 {{'func.call' op uses argument #0, the stream of the function's launches, as a value; it can only be the caller's stream}}
+    func.call @log(%s) : (!llvm.ptr) -> ()
+    return
+  }
+}
+
+// -----
+
+// Two different async objects in one function.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel { gpu.return }
+  }
+  func.func @two_streams(%a: !llvm.ptr, %b: !llvm.ptr) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func <%a : !llvm.ptr> @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    // expected-error @+1 {{'gpu.launch_func' op runs on argument #1 as its stream, but another launch of the function runs on argument #0; a program has one caller's stream}}
+    gpu.launch_func <%b : !llvm.ptr> @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}

@@ -75,8 +75,8 @@ sdfg.sdfg @marked_wrong_type(%A: memref<4xf32>, %s: memref<4xf32> {sdfg.external
 
 // -----
 
-// expected-error @+1 {{'func.func' op external stream argument #0 must be the last argument}}
-func.func private @marked_not_last(!sdfg.stream {sdfg.external_stream = "s"}, memref<4xf32>)
+// expected-error @+1 {{'func.func' op marks arguments #0 and #2 as the caller's stream; a program has one}}
+func.func private @marked_twice(!sdfg.stream {sdfg.external_stream = "s"}, memref<4xf32>, !sdfg.stream {sdfg.external_stream = "t"})
 
 // -----
 

@@ -105,8 +105,14 @@ LogicalResult SDFGDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitOpError()
            << "external stream argument #" << argIndex << " has type "
            << argTypes[argIndex] << ", expected '!sdfg.stream'";
-  if (argIndex + 1 != argTypes.size())
-    return op->emitOpError() << "external stream argument #" << argIndex
-                             << " must be the last argument";
+  // The passes put the caller's stream last; a program whose stream came
+  // from an async object keeps it where its own callers pass it. Either
+  // way, a program has one.
+  for (unsigned i = 0, e = argTypes.size(); i < e; ++i)
+    if (i != argIndex && program.getArgAttr(i, getExternalStreamAttrName()))
+      return op->emitOpError()
+             << "marks arguments #" << std::min(i, argIndex) << " and #"
+             << std::max(i, argIndex)
+             << " as the caller's stream; a program has one";
   return success();
 }

@@ -1,0 +1,45 @@
+// The stream form of MLIR after release 22, as flang's CUF lowering and
+// Enzyme-JAX emit it: `gpu.launch_func <%stream : !llvm.ptr>`. An async
+// object that is an argument of the function is adopted as the caller's
+// stream; the launches then run on it like any other GPU op.
+//
+// RUN: sdfg-opt %s -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -add-external-gpu-stream -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s --sdfg-lower-to-cuda=format=isa | FileCheck %s --check-prefix=CUDA
+// RUN: sdfg-opt %s --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | FileCheck %s --check-prefix=ROCM
+
+// CHECK-LABEL: func.func @cuf_style
+// CHECK-SAME: (%{{.*}}: memref<?xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"}, %{{.*}}: index)
+// CHECK-NEXT: %[[SLOT:.*]] = sdfg.init_streams %[[S]]
+// CHECK: %[[T:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.launch_func async [%[[T]]] @kernels::@scale
+// CHECK-NOT: <%
+// CHECK: %[[T2:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.launch_func async [%[[T2]]] @kernels::@scale
+// CUDA-LABEL: llvm.func @cuf_style
+// CUDA-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
+// CUDA-COUNT-2: gpu.launch_func <%[[S]] : !llvm.ptr> @kernels::@scale
+// ROCM-LABEL: llvm.func @cuf_style
+// ROCM-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
+// ROCM-COUNT-2: gpu.launch_func <%[[S]] : !llvm.ptr> @kernels::@scale
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: memref<?xf32, 1>, %n: index) kernel {
+      %i = gpu.global_id x
+      %inside = arith.cmpi ult, %i, %n : index
+      scf.if %inside {
+        %v = memref.load %x[%i] : memref<?xf32, 1>
+        %w = arith.addf %v, %v : f32
+        memref.store %w, %x[%i] : memref<?xf32, 1>
+      }
+      gpu.return
+    }
+  }
+  func.func @cuf_style(%x: memref<?xf32, 1>, %stream: !llvm.ptr, %n: index) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) args(%x : memref<?xf32, 1>, %n : index)
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) args(%x : memref<?xf32, 1>, %n : index)
+    return
+  }
+}
