@@ -73,7 +73,7 @@ ExpandLibraryNodes::getImplementation(LibraryNodeOpInterface node,
   // Late expansion: the node already runs on the caller's stream, so its
   // implementation takes the stream, under the caller's name for it.
   if (stream) {
-    StringRef argumentName = "external_gpu_stream";
+    StringRef argumentName = SDFGDialect::getDefaultExternalStreamName();
     if (std::optional<unsigned> index = getExternalStreamArgIndex(caller))
       if (auto attr = caller.getArgAttrOfType<StringAttr>(
               *index, SDFGDialect::getExternalStreamAttrName()))

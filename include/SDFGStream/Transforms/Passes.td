@@ -18,7 +18,12 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
     that work run on one stream that the caller passes at run time:
 
     * appends a `!sdfg.stream` argument as the last argument, marked
-      `{sdfg.external_stream = "<argument-name>"}`;
+      `{sdfg.external_stream = "<argument-name>"}` (a program whose last
+      argument already is a `!sdfg.stream` gets that one marked; one whose
+      launches run on an argument as their async object,
+      `gpu.launch_func <%s : !llvm.ptr>` as flang's CUF lowering writes it,
+      gets that argument as the caller's stream; body-less `target(gpu)`
+      programs get the argument too);
     * inserts `sdfg.init_streams` at entry, applying that stream to the
       program's stream slots;
     * rewrites every upstream `gpu` op that is enqueued on a stream
@@ -28,8 +33,10 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
       through `sdfg.stream_token`. Ops written in sync form and in
       async-token form (e.g. the output of `gpu-async-region`) are both
       handled: `gpu.wait async` becomes the slot's token and a blocking
-      `gpu.wait` becomes an `sdfg.sync` of the awaited stream, so after
-      lowering nothing creates, waits on or destroys another stream;
+      `gpu.wait` becomes an `sdfg.sync` of every awaited stream, so after
+      lowering nothing creates, waits on or destroys another stream; an op
+      whose dependencies come from several streams runs on one of them
+      after an `sdfg.stream_wait` on each other one;
     * passes the stream of the call's slot on to called programs and
       functions with GPU work, at any depth, and to library nodes, whose
       implementation takes the stream whenever it is expanded.
@@ -64,7 +71,8 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
   }];
   let options = [
     Option<"argumentName", "argument-name", "std::string",
-           /*default=*/"\"external_gpu_stream\"",
+           /*default=*/
+           "::mlir::sdfg::SDFGDialect::getDefaultExternalStreamName().str()",
            "Name of the stream argument (kept in its sdfg.external_stream "
            "attribute; it names the parameter of the compiled program)">,
     Option<"testOmitStreamWaits", "test-omit-stream-waits", "bool",

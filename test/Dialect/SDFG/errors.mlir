@@ -335,7 +335,7 @@ func.func @timer_on_other_program_stream(%s: !sdfg.stream {sdfg.external_stream 
 
 func.func @check_negative_argument(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
   %slot = sdfg.init_streams %s -> !sdfg.stream
-  // expected-error @+1 {{'sdfg.check_device' op argument number must not be negative}}
+  // expected-error @+1 {{'sdfg.check_device' op attribute 'argument' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
   sdfg.check_device %A on %slot argument -1 : memref<4xf32, 1>
   return
 }

@@ -428,8 +428,6 @@ static LogicalResult verifyTimedStreams(Operation *op, ValueRange streams) {
 }
 
 LogicalResult CheckDeviceOp::verify() {
-  if (getArgumentAttr().getInt() < 0)
-    return emitOpError() << "argument number must not be negative";
   return verifyStreamUse(getOperation(), getStream());
 }
 

@@ -31,9 +31,14 @@ def SDFG_Dialect : Dialect {
       program's stream slots;
     * `sdfg.stream_token`, which lets an upstream `gpu` op depend on (and
       therefore be enqueued on) a stream;
-    * `sdfg.sync`, which synchronizes the host with a list of streams;
+    * `sdfg.sync`, which synchronizes the host with a list of streams, and
+      `sdfg.stream_wait`, which orders one stream after another on the GPU;
     * `sdfg.call` and library nodes (`sdfg.reduce`), which pass the stream
-      on to nested programs.
+      on to nested programs;
+    * `!sdfg.timer`, `sdfg.timer_begin` and `sdfg.timer_end`, which time a
+      call on the program's own streams (`instrument-timers`);
+    * `sdfg.check_device`, which fails a call whose GPU buffer lives on
+      another device than its stream (`check-argument-devices`).
 
     Array storage: a memref in the `#gpu.address_space<global>` memory space
     lives in GPU global memory; a memref in the default memory space lives
@@ -44,7 +49,8 @@ def SDFG_Dialect : Dialect {
     * `sdfg.stream_slot = K : i64` on a GPU op, `sdfg.call` or library node
       names the stream slot the op runs on (default 0);
     * `sdfg.external_stream = "name"` marks the program argument that carries
-      the caller's stream (always the last argument);
+      the caller's stream (one per program; the passes put it last, a stream
+      adopted from a `gpu.launch_func` async object stays where it is);
     * `sdfg.num_streams = N : i64` gives a `func.func` N stream slots
       (default 1; `sdfg.sdfg` has its own `streams` field).
   }];
@@ -66,6 +72,10 @@ def SDFG_Dialect : Dialect {
     /// Argument attribute marking the caller's stream argument.
     static constexpr ::llvm::StringLiteral getExternalStreamAttrName() {
       return ::llvm::StringLiteral("sdfg.external_stream");
+    }
+    /// The name of the caller's stream argument unless one is chosen.
+    static constexpr ::llvm::StringLiteral getDefaultExternalStreamName() {
+      return ::llvm::StringLiteral("external_gpu_stream");
     }
     /// Discardable attribute giving a `func.func` its number of stream slots.
     static constexpr ::llvm::StringLiteral getNumStreamsAttrName() {

@@ -288,7 +288,7 @@ def SDFG_CheckDeviceOp : SDFG_Op<"check_device", [
     ```
   }];
   let arguments = (ins AnyMemRef:$buffer, SDFG_StreamType:$stream,
-                       I32Attr:$argument);
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$argument);
   let assemblyFormat =
       "$buffer `on` $stream `argument` $argument attr-dict `:` type($buffer)";
   let hasVerifier = 1;

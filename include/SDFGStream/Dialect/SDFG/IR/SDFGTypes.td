@@ -38,6 +38,13 @@ def SDFG_TimerType : TypeDef<SDFG_Dialect, "Timer"> {
     The handle of one timed call, made by `sdfg.timer_begin` and closed by
     `sdfg.timer_end` (see `instrument-timers`). It lowers to the runtime's
     call handle (`!llvm.ptr`, `void *` in C).
+
+    Example:
+
+    ```mlir
+    %timer = sdfg.timer_begin "stencil" on %slots#0 // : !sdfg.timer
+    sdfg.timer_end %timer on %slots#0
+    ```
   }];
 }
 
