@@ -138,8 +138,8 @@ static void addAccess(SmallVectorImpl<BufferAccess> &accesses,
     accesses.push_back({aliases.getRoots(value), write});
 }
 
-OpAccesses HostGpuAccesses::getAccesses(Operation *op,
-                                        FunctionOpInterface program) {
+OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
+                                           FunctionOpInterface program) {
   OpAccesses result;
   BufferAliasAnalysis &aliases = getAliases(program);
   auto gpuAccess = [&](Value stream, Value value, bool write) {
@@ -274,17 +274,32 @@ OpAccesses HostGpuAccesses::getAccesses(Operation *op,
     hostReadWriteOperands(); // Declares nothing: anything it is given.
   }
 
-  // GPU work nested in a region op that the data-flow analysis does not
-  // enter (one that is not a RegionBranchOpInterface) is enqueued by it.
-  if (op->getNumRegions() && !isa<RegionBranchOpInterface>(op)) {
-    for (Region &region : op->getRegions())
-      walkHostCode(region, [&](Operation *nested) {
-        if (nested == op)
-          return;
-        OpAccesses inner = getAccesses(nested, program);
-        llvm::append_range(result.gpu, inner.gpu);
-      });
+  return result;
+}
+
+OpAccesses HostGpuAccesses::getAccesses(Operation *op,
+                                        FunctionOpInterface program) {
+  OpAccesses result = getOwnAccesses(op, program);
+  // A region op that no interface describes: what is nested in it happens
+  // at it (its own syncs go before it, see PendingGpuWork.h).
+  if (op->getNumRegions() && !isa<RegionBranchOpInterface, gpu::LaunchOp>(op)) {
+    OpAccesses nested = getNestedAccesses(op, program);
+    llvm::append_range(result.host, nested.host);
+    llvm::append_range(result.gpu, nested.gpu);
   }
+  return result;
+}
+
+OpAccesses HostGpuAccesses::getNestedAccesses(Operation *op,
+                                              FunctionOpInterface program) {
+  OpAccesses result;
+  for (Region &region : op->getRegions())
+    walkHostCode(region, [&](Operation *nested) {
+      // The walk reaches the ops of nested region ops itself.
+      OpAccesses inner = getOwnAccesses(nested, program);
+      llvm::append_range(result.host, inner.host);
+      llvm::append_range(result.gpu, inner.gpu);
+    });
   return result;
 }
 

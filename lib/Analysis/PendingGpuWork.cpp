@@ -12,6 +12,8 @@
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
 using namespace mlir;
 using namespace mlir::sdfg;
 
@@ -199,15 +201,31 @@ void PendingGpuWorkAnalysis::visitCallControlFlowTransfer(
 
 void PendingGpuWorkAnalysis::setToEntryState(PendingGpuWork *lattice) {
   PendingState state;
-  // The entry of the program: nothing it can see is pending (the caller
-  // orders its own work before the call). Anywhere else (a region that no
-  // interface describes), anything may be.
   auto *point = dyn_cast_if_present<ProgramPoint *>(lattice->getAnchor());
   Block *block = point ? point->getBlock() : nullptr;
-  bool programEntry = block && block->isEntryBlock() &&
-                      block->getParentOp() == program.getOperation() &&
-                      point->isBlockStart();
-  state.unknown = !programEntry;
+  Operation *parent = block ? block->getParentOp() : nullptr;
+  if (block && block->isEntryBlock() && parent == program.getOperation()) {
+    // The entry of the program: nothing it can see is pending (the caller
+    // orders its own work before the call).
+  } else if (parent && parent != program.getOperation() && point &&
+             point->isBlockStart() && !isDeviceCode(parent) &&
+             !isa<gpu::LaunchOp>(parent)) {
+    // A region whose entries no interface describes (or whose predecessors
+    // the solver does not know): it may run any number of times, after the
+    // region op's own sync and in any order with the GPU work nested in it.
+    const auto *before = static_cast<const PendingGpuWork *>(
+        getLatticeFor(point, getProgramPointBefore(parent)));
+    OpAccesses own = accesses.getAccesses(parent, program);
+    SmallVector<Value> synced =
+        getStreamsToSync(before->getState(), own, accesses.getAliases(program),
+                         programStreams);
+    OpAccesses nestedWork;
+    nestedWork.gpu = accesses.getNestedAccesses(parent, program).gpu;
+    state = applyAccesses(before->getState(), nestedWork, synced,
+                          programStreams);
+  } else {
+    state.unknown = true;
+  }
   propagateIfChanged(lattice, lattice->setState(std::move(state)));
 }
 

@@ -95,10 +95,15 @@ public:
   /// The alias analysis of `program` (computed once, on first use).
   BufferAliasAnalysis &getAliases(FunctionOpInterface program);
 
-  /// The accesses of `op` itself, in the host code of `program`. Ops with
-  /// regions contribute their own effects and the GPU work nested in them;
-  /// their nested host ops are asked one by one.
+  /// The accesses of `op` itself, in the host code of `program`. A region op
+  /// that no interface describes (not a RegionBranchOpInterface) also makes
+  /// every access nested in it (its regions may run any number of times, in
+  /// any order); a RegionBranchOpInterface op makes none itself.
   OpAccesses getAccesses(Operation *op, FunctionOpInterface program);
+
+  /// The accesses of every host op nested in the regions of `op` (kernel
+  /// bodies excluded), as if they all happened at `op`.
+  OpAccesses getNestedAccesses(Operation *op, FunctionOpInterface program);
 
   /// The summary of `callee`.
   const ProgramSummary &getSummary(FunctionOpInterface callee);
@@ -106,6 +111,8 @@ public:
   SymbolTableCollection &getSymbolTables() { return symbolTables; }
 
 private:
+  /// The accesses of `op` without those nested in it.
+  OpAccesses getOwnAccesses(Operation *op, FunctionOpInterface program);
   ProgramSummary summarize(FunctionOpInterface function);
   /// Returns true if the kernel body may write argument `index` of `kernel`.
   bool kernelMayWrite(Operation *kernel, unsigned index);

@@ -18,8 +18,14 @@
 //             `streams` waits for it (the stream it was enqueued on, and
 //             every stream that was ordered after that one since, by
 //             sdfg.stream_wait);
-//   unknown = whether anything may be pending on every stream (the state
-//             at the entry of a region that no interface describes).
+//   unknown = whether anything may be pending on every stream (where the
+//             solver cannot tell what came before).
+//
+// The entry of a region that no interface describes (an op that is not a
+// RegionBranchOpInterface, e.g. omp.parallel) gets the state before the op,
+// after the op's own sync (the op makes every host access nested in it, so
+// the sync goes before it), joined with every GPU access nested in it: the
+// region may run any number of times, in any order with that work.
 //
 // Bottom is {} with unknown = false (nothing pending: a program's entry);
 // join is set union (and `or` of unknown). Transfer of an op:

@@ -185,3 +185,49 @@ func.func @linalg_on_host(%d: memref<4xf32, 1>, %out: memref<4xf32> {llvm.noalia
   }
   return
 }
+
+// -----
+
+// A region op that no interface describes (omp.parallel: its region runs on
+// every thread): a read of a result queued before it gets one sync before
+// the op, not one per thread.
+// CHECK-LABEL: func.func @opaque_region_reads
+// CHECK: gpu.memcpy async
+// CHECK-NEXT: sdfg.sync
+// CHECK-NEXT: omp.parallel
+// CHECK-NOT: sdfg.sync
+// CHECK: return
+func.func @opaque_region_reads(%d: memref<4xf32, 1>, %out: memref<f32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %h = memref.alloc() : memref<4xf32>
+  gpu.memcpy %h, %d : memref<4xf32>, memref<4xf32, 1>
+  omp.parallel {
+    %v = memref.load %h[%c0] : memref<4xf32>
+    memref.store %v, %out[] : memref<f32>
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// GPU work inside such a region, read there: the sync is inside, after it.
+// CHECK-LABEL: func.func @opaque_region_with_gpu_work
+// CHECK: omp.parallel
+// CHECK-NEXT: sdfg.stream_token
+// CHECK-NEXT: gpu.memcpy async
+// CHECK-NEXT: sdfg.sync
+// CHECK-NEXT: memref.load
+// CHECK-NOT: sdfg.sync
+// CHECK: return
+func.func @opaque_region_with_gpu_work(%d: memref<4xf32, 1>, %out: memref<f32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %h = memref.alloc() : memref<4xf32>
+  omp.parallel {
+    gpu.memcpy %h, %d : memref<4xf32>, memref<4xf32, 1>
+    %v = memref.load %h[%c0] : memref<4xf32>
+    memref.store %v, %out[] : memref<f32>
+    omp.terminator
+  }
+  return
+}
