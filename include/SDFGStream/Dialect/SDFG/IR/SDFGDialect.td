@@ -46,7 +46,7 @@ def SDFG_Dialect : Dialect {
     * `sdfg.external_stream = "name"` marks the program argument that carries
       the caller's stream (always the last argument);
     * `sdfg.num_streams = N : i64` gives a `func.func` N stream slots
-      (default 1; `sdfg.sdfg` has its own `streams` field).
+      (default 1, at most 1024; `sdfg.sdfg` has its own `streams` field).
   }];
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -71,6 +71,10 @@ def SDFG_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumStreamsAttrName() {
       return ::llvm::StringLiteral("sdfg.num_streams");
     }
+    /// The most stream slots a program may declare. Passes make one value
+    /// per slot (`sdfg.init_streams`), so the count must stay small; 1024
+    /// is far more than the streams a program can use concurrently.
+    static constexpr int64_t getMaxStreamSlots() { return 1024; }
   }];
 }
 
