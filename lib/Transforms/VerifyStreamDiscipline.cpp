@@ -35,13 +35,34 @@ struct VerifyStreamDiscipline
 
 /// What a runtime function does with streams.
 enum class CallKind { Other, CreatesStream, DestroysStream, SyncsDevice,
-                      TakesStream, TakesEvent };
+                      TakesStream, TakesEvent, RunsOnDefaultStream };
 struct CallInfo {
   CallKind kind = CallKind::Other;
-  /// Operand index of the stream (TakesStream) or event (TakesEvent).
+  /// Operand index of the stream (TakesStream) or event (TakesEvent), or
+  /// LastArgument.
   unsigned operand = 0;
 };
+
+/// CallInfo::operand of the rows of VendorStreamCalls.def.
+enum : unsigned { NoStream = 0, LastArgument = ~0u };
 } // namespace
+
+/// Returns what the CUDA or HIP function `callee` does with streams, after
+/// dropping the suffixes that versioned and per-thread-default-stream
+/// symbols carry (cuMemcpyHtoDAsync_v2_ptsz is cuMemcpyHtoDAsync).
+static CallInfo classifyVendorCall(StringRef callee) {
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (StringRef suffix : {"_v2", "_v3", "_ptsz", "_ptds", "_spt"})
+      stripped |= callee.consume_back(suffix);
+  }
+  using K = CallKind;
+  return llvm::StringSwitch<CallInfo>(callee)
+#define SDFG_VENDOR_CALL(NAME, KIND, STREAM_ARGUMENT)                          \
+  .Case(#NAME, {K::KIND, STREAM_ARGUMENT})
+#include "VendorStreamCalls.def"
+      .Default({});
+}
 
 static CallInfo classify(StringRef callee) {
   using K = CallKind;
@@ -62,19 +83,7 @@ static CallInfo classify(StringRef callee) {
       .Case("mgpuEventRecord", {K::TakesStream, 1})
       .Case("mgpuEventSynchronize", {K::TakesEvent, 0})
       .Case("mgpuEventDestroy", {K::TakesEvent, 0})
-      // Vendor APIs called directly.
-      .Cases({"cudaStreamCreate", "cudaStreamCreateWithFlags",
-              "cudaStreamCreateWithPriority", "cuStreamCreate",
-              "cuStreamCreateWithPriority", "hipStreamCreate",
-              "hipStreamCreateWithFlags", "hipStreamCreateWithPriority"},
-             {K::CreatesStream})
-      .Cases({"cudaStreamDestroy", "cuStreamDestroy", "cuStreamDestroy_v2",
-              "hipStreamDestroy"},
-             {K::DestroysStream})
-      .Cases({"cudaDeviceSynchronize", "cudaThreadSynchronize",
-              "cuCtxSynchronize", "hipDeviceSynchronize", "hipCtxSynchronize"},
-             {K::SyncsDevice})
-      .Default({});
+      .Default(classifyVendorCall(callee));
 }
 
 /// Returns true if `value` is a compile-time constant pointer (null, or an
@@ -88,6 +97,28 @@ static bool isConstantPointer(Value value) {
            (cast.getArg().getDefiningOp() &&
             cast.getArg().getDefiningOp()->hasTrait<OpTrait::ConstantLike>());
   return def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Returns the global that `stream` is loaded from (at any offset into it),
+/// or null. Such a stream is the same for every call: not the caller's.
+static FlatSymbolRefAttr getGlobalStreamSource(Value stream) {
+  auto load = stream.getDefiningOp<LLVM::LoadOp>();
+  if (!load)
+    return {};
+  Value address = load.getAddr();
+  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
+    address = gep.getBase();
+  auto global = address.getDefiningOp<LLVM::AddressOfOp>();
+  return global ? global.getGlobalNameAttr() : FlatSymbolRefAttr();
+}
+
+/// Returns the stream argument of `call` that `info` names, or null where
+/// the call has fewer arguments.
+static Value getStreamOperand(LLVM::CallOp call, CallInfo info) {
+  OperandRange args = call.getArgOperands();
+  if (info.operand == LastArgument)
+    return args.empty() ? Value() : args.back();
+  return info.operand < args.size() ? args[info.operand] : Value();
 }
 
 /// Returns true if `value` was made by mgpuEventCreate.
@@ -109,6 +140,11 @@ void VerifyStreamDiscipline::runOnOperation() {
       } else if (isConstantPointer(stream)) {
         launch.emitError()
             << "launches a kernel on a null or constant stream";
+        failed = true;
+      } else if (FlatSymbolRefAttr global = getGlobalStreamSource(stream)) {
+        launch.emitError() << "launches a kernel on a stream loaded from "
+                              "global "
+                           << global << ": the stream must be the caller's";
         failed = true;
       }
       return;
@@ -132,11 +168,26 @@ void VerifyStreamDiscipline::runOnOperation() {
       call.emitError() << "synchronizes the whole device or context ("
                        << callee << "); synchronize the caller's stream";
       break;
-    case CallKind::TakesStream:
-      if (info.operand >= call.getArgOperands().size() ||
-          !isConstantPointer(call.getArgOperands()[info.operand]))
+    case CallKind::TakesStream: {
+      Value stream = getStreamOperand(call, info);
+      if (!stream)
         return;
-      call.emitError() << "passes a null or constant stream to " << callee;
+      if (isConstantPointer(stream)) {
+        call.emitError() << "passes a null or constant stream to " << callee;
+        break;
+      }
+      FlatSymbolRefAttr global = getGlobalStreamSource(stream);
+      if (!global)
+        return;
+      call.emitError() << "passes a stream loaded from global " << global
+                       << " to " << callee
+                       << ": the stream must be the caller's";
+      break;
+    }
+    case CallKind::RunsOnDefaultStream:
+      call.emitError() << "runs on the default stream (" << callee
+                       << "): enqueue it on the caller's stream with the "
+                          "asynchronous form";
       break;
     case CallKind::TakesEvent:
       if (info.operand >= call.getArgOperands().size() ||

@@ -83,6 +83,161 @@ llvm.func @constant_stream() {
 
 // -----
 
+// Direct CUDA calls that take a stream, given a null or constant one: the
+// legacy default stream, which also waits for every blocking stream.
+llvm.func @cudaStreamSynchronize(!llvm.ptr) -> i32
+llvm.func @cuStreamSynchronize(!llvm.ptr) -> i32
+llvm.func @cuLaunchKernel(!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+llvm.func @cudaLaunchKernel(!llvm.ptr, i64, i32, i64, i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+llvm.func @cudaMemcpyAsync(!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+llvm.func @cuMemcpyAsync(i64, i64, i64, !llvm.ptr) -> i32
+llvm.func @cuMemcpyHtoDAsync_v2(i64, !llvm.ptr, i64, !llvm.ptr) -> i32
+llvm.func @cudaMemcpyAsync_ptsz(!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+llvm.func @cuda_null_streams(%f: !llvm.ptr, %p: !llvm.ptr, %d: i64, %n: i64, %i: i32, %g: i64) {
+  %null = llvm.mlir.zero : !llvm.ptr
+  %c7 = llvm.mlir.constant(7 : i64) : i64
+  %seven = llvm.inttoptr %c7 : i64 to !llvm.ptr
+  // expected-error @+1 {{passes a null or constant stream to cudaStreamSynchronize}}
+  %0 = llvm.call @cudaStreamSynchronize(%null) : (!llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to cuStreamSynchronize}}
+  %1 = llvm.call @cuStreamSynchronize(%seven) : (!llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to cuLaunchKernel}}
+  %2 = llvm.call @cuLaunchKernel(%f, %i, %i, %i, %i, %i, %i, %i, %null, %p, %p) : (!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+  // The stream of a runtime-API launch is its last argument, after the
+  // dim3 values that the C ABI splits.
+  // expected-error @+1 {{passes a null or constant stream to cudaLaunchKernel}}
+  %3 = llvm.call @cudaLaunchKernel(%f, %g, %i, %g, %i, %p, %n, %null) : (!llvm.ptr, i64, i32, i64, i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to cudaMemcpyAsync}}
+  %4 = llvm.call @cudaMemcpyAsync(%p, %p, %n, %i, %null) : (!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to cuMemcpyAsync}}
+  %5 = llvm.call @cuMemcpyAsync(%d, %d, %n, %seven) : (i64, i64, i64, !llvm.ptr) -> i32
+  // Versioned and per-thread-default-stream symbols are checked like their
+  // plain names.
+  // expected-error @+1 {{passes a null or constant stream to cuMemcpyHtoDAsync_v2}}
+  %6 = llvm.call @cuMemcpyHtoDAsync_v2(%d, %p, %n, %null) : (i64, !llvm.ptr, i64, !llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to cudaMemcpyAsync_ptsz}}
+  %7 = llvm.call @cudaMemcpyAsync_ptsz(%p, %p, %n, %i, %null) : (!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+  llvm.return
+}
+
+// -----
+
+// The same for HIP.
+llvm.func @hipStreamSynchronize(!llvm.ptr) -> i32
+llvm.func @hipModuleLaunchKernel(!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+llvm.func @hipLaunchKernel(!llvm.ptr, i64, i32, i64, i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+llvm.func @hipMemcpyAsync(!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+llvm.func @hipMemsetAsync(!llvm.ptr, i32, i64, !llvm.ptr) -> i32
+llvm.func @hip_null_streams(%f: !llvm.ptr, %p: !llvm.ptr, %n: i64, %i: i32, %g: i64) {
+  %null = llvm.mlir.zero : !llvm.ptr
+  // expected-error @+1 {{passes a null or constant stream to hipStreamSynchronize}}
+  %0 = llvm.call @hipStreamSynchronize(%null) : (!llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to hipModuleLaunchKernel}}
+  %1 = llvm.call @hipModuleLaunchKernel(%f, %i, %i, %i, %i, %i, %i, %i, %null, %p, %p) : (!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to hipLaunchKernel}}
+  %2 = llvm.call @hipLaunchKernel(%f, %g, %i, %g, %i, %p, %n, %null) : (!llvm.ptr, i64, i32, i64, i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to hipMemcpyAsync}}
+  %3 = llvm.call @hipMemcpyAsync(%p, %p, %n, %i, %null) : (!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+  // expected-error @+1 {{passes a null or constant stream to hipMemsetAsync}}
+  %4 = llvm.call @hipMemsetAsync(%p, %i, %n, %null) : (!llvm.ptr, i32, i64, !llvm.ptr) -> i32
+  llvm.return
+}
+
+// -----
+
+// Copies and memsets without a stream run on the default stream.
+llvm.func @cudaMemcpy(!llvm.ptr, !llvm.ptr, i64, i32) -> i32
+llvm.func @cuMemcpy(i64, i64, i64) -> i32
+llvm.func @cuMemcpyDtoH_v2(!llvm.ptr, i64, i64) -> i32
+llvm.func @cuMemsetD32_v2(i64, i32, i64) -> i32
+llvm.func @hipMemcpy(!llvm.ptr, !llvm.ptr, i64, i32) -> i32
+llvm.func @hipMemcpyHtoD(!llvm.ptr, !llvm.ptr, i64) -> i32
+llvm.func @hipMemset(!llvm.ptr, i32, i64) -> i32
+llvm.func @default_stream_copies(%p: !llvm.ptr, %d: i64, %n: i64, %i: i32) {
+  // expected-error @+1 {{runs on the default stream (cudaMemcpy): enqueue it on the caller's stream with the asynchronous form}}
+  %0 = llvm.call @cudaMemcpy(%p, %p, %n, %i) : (!llvm.ptr, !llvm.ptr, i64, i32) -> i32
+  // expected-error @+1 {{runs on the default stream (cuMemcpy)}}
+  %1 = llvm.call @cuMemcpy(%d, %d, %n) : (i64, i64, i64) -> i32
+  // expected-error @+1 {{runs on the default stream (cuMemcpyDtoH_v2)}}
+  %2 = llvm.call @cuMemcpyDtoH_v2(%p, %d, %n) : (!llvm.ptr, i64, i64) -> i32
+  // expected-error @+1 {{runs on the default stream (cuMemsetD32_v2)}}
+  %3 = llvm.call @cuMemsetD32_v2(%d, %i, %n) : (i64, i32, i64) -> i32
+  // expected-error @+1 {{runs on the default stream (hipMemcpy)}}
+  %4 = llvm.call @hipMemcpy(%p, %p, %n, %i) : (!llvm.ptr, !llvm.ptr, i64, i32) -> i32
+  // expected-error @+1 {{runs on the default stream (hipMemcpyHtoD)}}
+  %5 = llvm.call @hipMemcpyHtoD(%p, %p, %n) : (!llvm.ptr, !llvm.ptr, i64) -> i32
+  // expected-error @+1 {{runs on the default stream (hipMemset)}}
+  %6 = llvm.call @hipMemset(%p, %i, %n) : (!llvm.ptr, i32, i64) -> i32
+  llvm.return
+}
+
+// -----
+
+// A stream kept in a global is the same for every call, not the caller's:
+// reported for runtime calls, direct vendor calls and launches alike.
+llvm.mlir.global internal @cached_stream() : !llvm.ptr
+llvm.mlir.global internal @streams() : !llvm.array<4 x ptr>
+llvm.func @mgpuStreamSynchronize(!llvm.ptr)
+llvm.func @cudaStreamSynchronize(!llvm.ptr) -> i32
+llvm.func @hipMemcpyAsync(!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+llvm.func @global_streams(%p: !llvm.ptr, %n: i64, %i: i32) {
+  %g = llvm.mlir.addressof @cached_stream : !llvm.ptr
+  %s = llvm.load %g : !llvm.ptr -> !llvm.ptr
+  // expected-error @+1 {{passes a stream loaded from global @cached_stream to mgpuStreamSynchronize: the stream must be the caller's}}
+  llvm.call @mgpuStreamSynchronize(%s) : (!llvm.ptr) -> ()
+  // expected-error @+1 {{passes a stream loaded from global @cached_stream to cudaStreamSynchronize: the stream must be the caller's}}
+  %0 = llvm.call @cudaStreamSynchronize(%s) : (!llvm.ptr) -> i32
+  %a = llvm.mlir.addressof @streams : !llvm.ptr
+  %e = llvm.getelementptr %a[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x ptr>
+  %t = llvm.load %e : !llvm.ptr -> !llvm.ptr
+  // expected-error @+1 {{passes a stream loaded from global @streams to hipMemcpyAsync: the stream must be the caller's}}
+  %1 = llvm.call @hipMemcpyAsync(%p, %p, %n, %i, %t) : (!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+  llvm.return
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  llvm.mlir.global internal @cached_stream() : !llvm.ptr
+  func.func @launch_on_global_stream() {
+    %c1 = arith.constant 1 : index
+    %g = llvm.mlir.addressof @cached_stream : !llvm.ptr
+    %s = llvm.load %g : !llvm.ptr -> !llvm.ptr
+    // A dependency that is the stream, as convert-sdfg-to-llvm makes it:
+    // gpu-to-llvm turns it into the launch's async object.
+    %t = builtin.unrealized_conversion_cast %s : !llvm.ptr to !gpu.async.token
+    // expected-error @+1 {{launches a kernel on a stream loaded from global @cached_stream: the stream must be the caller's}}
+    %0 = gpu.launch_func async [%t] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+
+// -----
+
+// Direct vendor calls on the caller's stream pass, including a stream that
+// the caller handed in through memory (a struct argument), not a global.
+llvm.func @cudaStreamSynchronize(!llvm.ptr) -> i32
+llvm.func @cuLaunchKernel(!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+llvm.func @cudaLaunchKernel(!llvm.ptr, i64, i32, i64, i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+llvm.func @hipMemcpyAsync(!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+llvm.func @hipModuleLaunchKernel(!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+llvm.func @vendor_calls_on_caller_stream(%f: !llvm.ptr, %p: !llvm.ptr, %n: i64, %i: i32, %g: i64, %stream: !llvm.ptr, %context: !llvm.ptr) {
+  %0 = llvm.call @cuLaunchKernel(%f, %i, %i, %i, %i, %i, %i, %i, %stream, %p, %p) : (!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+  %1 = llvm.call @cudaLaunchKernel(%f, %g, %i, %g, %i, %p, %n, %stream) : (!llvm.ptr, i64, i32, i64, i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+  %2 = llvm.call @hipModuleLaunchKernel(%f, %i, %i, %i, %i, %i, %i, %i, %stream, %p, %p) : (!llvm.ptr, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+  %s = llvm.load %context : !llvm.ptr -> !llvm.ptr
+  %3 = llvm.call @hipMemcpyAsync(%p, %p, %n, %i, %s) : (!llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+  %4 = llvm.call @cudaStreamSynchronize(%s) : (!llvm.ptr) -> i32
+  llvm.return
+}
+
+// -----
+
 // What SDFGStream emits passes: everything on the argument's stream.
 func.func @on_caller_stream(%stream: !gpu.async.token, %m: memref<16xf32>, %v: f32) {
   %0 = gpu.memset async [%stream] %m, %v : memref<16xf32>, f32

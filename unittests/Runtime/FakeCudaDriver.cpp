@@ -21,6 +21,7 @@ thread_local std::vector<CUcontext> contextStack;
 CUctx_st contexts[4] = {{0, 0}, {1, 0}, {2, 1}, {3, 1}};
 std::deque<CUstream_st> streams;
 std::deque<CUfunc_st> functions;
+std::deque<CUmod_st> modules;
 std::deque<CUevent_st> events;
 
 CUcontext current() {
@@ -142,6 +143,7 @@ void fakecuda::reset() {
   contextStack.clear();
   streams.clear();
   functions.clear();
+  modules.clear();
   events.clear();
 }
 
@@ -343,7 +345,8 @@ CUresult cuEventDestroy(CUevent event) {
 static CUresult loadModule(CUmodule *module, const void *image, int level) {
   if (!current())
     return CUDA_ERROR_INVALID_CONTEXT;
-  *module = new CUmod_st{current(), image, level};
+  modules.push_back({current(), image, level});
+  *module = &modules.back();
   driver().loaded.push_back(*module);
   return CUDA_SUCCESS;
 }

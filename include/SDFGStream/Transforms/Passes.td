@@ -264,14 +264,24 @@ def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
       (`cudaDeviceSynchronize`, `cuCtxSynchronize`, `hipDeviceSynchronize`,
       ...);
     * GPU runtime call (`mgpuLaunchKernel`, `mgpuMemcpy`, `mgpuMemAlloc`,
-      `mgpuStreamSynchronize`, ...) or `gpu.launch_func` whose stream is a
-      null or constant pointer, and every `gpu.launch_func` without a
-      stream (its translation creates, synchronizes and destroys one);
+      `mgpuStreamSynchronize`, ...), direct CUDA / HIP call that takes a
+      stream (`cudaStreamSynchronize`, `cuStreamSynchronize`,
+      `cuLaunchKernel`, `cudaLaunchKernel`, `cudaMemcpyAsync`,
+      `cuMemcpyHtoDAsync`, `hipModuleLaunchKernel`, `hipMemcpyAsync`, ...)
+      or `gpu.launch_func` whose stream is a null or constant pointer or is
+      loaded from a global (`llvm.mlir.addressof` -> `llvm.load`), and
+      every `gpu.launch_func` without a stream (its translation creates,
+      synchronizes and destroys one);
+    * CUDA / HIP copy or memset without a stream (`cudaMemcpy`,
+      `cuMemcpyHtoD`, `cuMemsetD32`, `hipMemcpy`, ...): it runs on the
+      default stream;
     * event call made on something that is not an event
       (`mgpuEventSynchronize` / `mgpuEventDestroy` of a stream: upstream's
       lowering of `gpu.wait` on a stream it did not create).
 
-    Both lowering pipelines run it last.
+    Versioned driver symbols (`cuMemcpyHtoDAsync_v2`) and per-thread
+    default stream variants (`_ptsz`, `_ptds`, HIP's `_spt`) are checked
+    like their plain names. Both lowering pipelines run it last.
   }];
 }
 

@@ -391,6 +391,14 @@ void ConvertSDFGToLLVM::runOnOperation() {
   // spaces (the NVVM/ROCDL lowering maps them).
   populateGpuMemorySpaceAttributeConversions(
       converter, [](gpu::AddressSpace) -> unsigned { return 0; });
+  // The same for numbered memory spaces (memref<4xf32, 1> is GPU memory):
+  // the runtime takes plain pointers, and upstream's gpu.dealloc lowering
+  // passes an addrspace(1) pointer to mgpuMemFree uncast otherwise.
+  converter.addTypeAttributeConversion(
+      [](BaseMemRefType,
+         IntegerAttr space) -> TypeConverter::AttributeConversionResult {
+        return IntegerAttr::get(IntegerType::get(space.getContext(), 64), 0);
+      });
 
   RewritePatternSet patterns(context);
   LLVMConversionTarget target(*context);

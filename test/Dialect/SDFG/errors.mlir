@@ -160,6 +160,53 @@ func.func @stream_returned(%s: !sdfg.stream {sdfg.external_stream = "s"}) -> !sd
 
 // -----
 
+// Stream slots are bounded (passes make one value per slot): 3000000000
+// used to run out of memory in add-external-gpu-stream.
+// expected-error @+1 {{'sdfg.sdfg' op declares 3000000000 stream slots; a program has at most 1024}}
+sdfg.sdfg @too_many_slots(%A: memref<64xf32, 1>, %B: memref<64xf32>) target(gpu, streams = 3000000000) {
+  gpu.memcpy %A, %B : memref<64xf32, 1>, memref<64xf32>
+  sdfg.return
+}
+
+// -----
+
+// expected-error @+1 {{'sdfg.sdfg' op declares 1025 stream slots; a program has at most 1024}}
+sdfg.sdfg private @one_slot_too_many() target(gpu, streams = 1025)
+
+// -----
+
+// A declaration names a program defined elsewhere; convert-sdfg-to-func
+// makes it a func.func declaration, which must be private (found by
+// fuzz/sdfg-fuzz: the public one became IR that does not verify).
+// expected-error @+1 {{'sdfg.sdfg' op symbol declaration cannot have public visibility}}
+sdfg.sdfg @public_declaration() target(gpu, streams = 1)
+
+// -----
+
+// The bound itself is allowed.
+sdfg.sdfg @most_slots(%A: memref<4xf32, 1>, %v: f32) target(gpu, streams = 1024) {
+  gpu.memset %A, %v : memref<4xf32, 1>, f32 {sdfg.stream_slot = 1023 : i64}
+  sdfg.return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'sdfg.num_streams' is 3000000000; a program has at most 1024 stream slots}}
+func.func @too_many_function_slots() attributes {sdfg.num_streams = 3000000000 : i64} {
+  return
+}
+
+// -----
+
+// A slot wider than 64 bits is out of range, not truncated.
+sdfg.sdfg @wide_slot(%A: memref<4xf32, 1>, %v: f32) target(gpu, streams = 2) {
+  // expected-error @+1 {{'gpu.memset' op stream slot 18446744073709551617 is out of range: program @wide_slot has 2 stream slots}}
+  gpu.memset %A, %v : memref<4xf32, 1>, f32 {sdfg.stream_slot = 18446744073709551617 : i128}
+  sdfg.return
+}
+
+// -----
+
 sdfg.sdfg @gpu_work_in_cpu_program(%A: memref<4xf32, 1>, %B: memref<4xf32>) target(cpu) {
   // expected-error @+1 {{'gpu.memcpy' op is GPU work, but program @gpu_work_in_cpu_program targets the CPU}}
   gpu.memcpy %A, %B : memref<4xf32, 1>, memref<4xf32>

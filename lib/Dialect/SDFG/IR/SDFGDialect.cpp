@@ -57,10 +57,12 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name
                                << "' is only meaningful inside a program";
     int64_t numSlots = getNumStreamSlots(program);
-    if (slot.getInt() >= numSlots)
+    // Compared as an APInt: the attribute may be wider than 64 bits.
+    if (slot.getValue().sge(numSlots))
       return op->emitOpError()
-             << "stream slot " << slot.getInt() << " is out of range: program @"
-             << programName(program) << " has " << numSlots << " stream slot"
+             << "stream slot " << toString(slot.getValue(), 10, /*Signed=*/true)
+             << " is out of range: program @" << programName(program)
+             << " has " << numSlots << " stream slot"
              << (numSlots == 1 ? "" : "s");
     return success();
   }
@@ -69,6 +71,12 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
     if (!count || count.getValue().isNegative())
       return op->emitOpError() << "'" << name
                                << "' must be a non-negative integer";
+    if (count.getValue().sgt(getMaxStreamSlots()))
+      return op->emitOpError()
+             << "'" << name << "' is "
+             << toString(count.getValue(), 10, /*Signed=*/true)
+             << "; a program has at most " << getMaxStreamSlots()
+             << " stream slots";
     if (isa<SDFGOp>(op))
       return op->emitOpError() << "'" << name
                                << "' is for functions; an sdfg.sdfg declares "

@@ -290,6 +290,10 @@ LogicalResult SDFGOp::verify() {
   if (!isGpuProgram() && getNumStreams() != 0)
     return emitOpError() << "a CPU program has no stream slots, but declares "
                          << getNumStreams();
+  if (getNumStreams() > SDFGDialect::getMaxStreamSlots())
+    return emitOpError() << "declares " << getNumStreams()
+                         << " stream slots; a program has at most "
+                         << SDFGDialect::getMaxStreamSlots();
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
     if (isa<MemRefType, IntegerType, IndexType, FloatType, StreamType>(type))
       continue;

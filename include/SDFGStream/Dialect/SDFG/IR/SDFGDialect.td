@@ -52,7 +52,7 @@ def SDFG_Dialect : Dialect {
       the caller's stream (one per program; the passes put it last, a stream
       adopted from a `gpu.launch_func` async object stays where it is);
     * `sdfg.num_streams = N : i64` gives a `func.func` N stream slots
-      (default 1; `sdfg.sdfg` has its own `streams` field).
+      (default 1, at most 1024; `sdfg.sdfg` has its own `streams` field).
   }];
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -81,6 +81,10 @@ def SDFG_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumStreamsAttrName() {
       return ::llvm::StringLiteral("sdfg.num_streams");
     }
+    /// The most stream slots a program may declare. Passes make one value
+    /// per slot (`sdfg.init_streams`), so the count must stay small; 1024
+    /// is far more than the streams a program can use concurrently.
+    static constexpr int64_t getMaxStreamSlots() { return 1024; }
   }];
 }
 

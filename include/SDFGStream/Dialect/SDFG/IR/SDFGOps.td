@@ -38,12 +38,14 @@ def SDFG_SDFGOp : SDFG_Op<"sdfg", [
     global memory) and integer symbols (`index` or integers). A program has
     no results: it writes its outputs into its array arguments.
 
-    `target(gpu, streams = N)` declares a GPU program with N stream slots.
+    `target(gpu, streams = N)` declares a GPU program with N stream slots
+    (at most 1024).
     Every GPU op of the program runs on one slot (`sdfg.stream_slot`,
     default 0). N = 0 means that the program has no slots of its own and
     runs on the default stream; `sdfg.init_streams` then yields that single
     stream. `target(cpu)` declares a program without GPU work: no GPU op,
-    stream or call to a GPU program may appear in it.
+    stream or call to a GPU program may appear in it. A program without a
+    body declares one defined elsewhere and must be `private`.
 
     Example:
 
@@ -86,6 +88,10 @@ def SDFG_SDFGOp : SDFG_Op<"sdfg", [
       return getFunctionType().getResults();
     }
     bool isGpuProgram() { return getTarget() == ProgramTarget::GPU; }
+    /// SymbolOpInterface: a program without a body declares one defined
+    /// elsewhere and, like a func.func declaration (which it becomes), must
+    /// be private.
+    bool isDeclaration() { return isExternal(); }
 
     //===------------------------------------------------------------------===//
     // OpAsmOpInterface

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harness fuzz/sdfg-fuzz (in the instrumented tree that
+# scripts/sanitize.sh shares, see scripts/instrumented-build.sh) and fuzzes
+# for SECONDS (default 180), starting from the committed corpus fuzz/corpus.
+#
+#   scripts/fuzz.sh [SECONDS] [libFuzzer flags...]
+#   scripts/fuzz.sh --reseed     re-minimizes fuzz/corpus from test/**/*.mlir
+#                                (split at "// -----") and the current corpus
+#
+# New interesting inputs go to build-asan/fuzz-work/corpus (kept between
+# runs, not committed); crashes, leaks, timeouts and invalid IR after a pass
+# to build-asan/fuzz-work/artifacts. Exits non-zero on any finding; the last
+# line says so. docs/fuzzing.md explains how to replay one.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${SDFGSTREAM_ASAN_BUILD_DIR:-$root/build-asan}"
+work="$build/fuzz-work"
+
+if ! "$root/scripts/instrumented-build.sh" sdfg-fuzz; then
+  echo "build failed"
+  exit 1
+fi
+fuzzer="$build/bin/sdfg-fuzz"
+# Inputs as large as the largest tests; hangs are findings too (a pass that
+# does not terminate); leaks stay on.
+common=(-max_len=16384 -timeout=60 -rss_limit_mb=4096 -detect_leaks=1
+        -dict="$root/fuzz/mlir.dict")
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+if [ "${1:-}" = "--reseed" ]; then
+  seeds="$(mktemp -d)"
+  trap 'rm -rf "$seeds"' EXIT
+  python3 "$root/fuzz/split-tests.py" "$seeds/tests"
+  mkdir -p "$seeds/old" "$root/fuzz/corpus"
+  cp "$root"/fuzz/corpus/* "$seeds/old/" 2>/dev/null
+  [ -d "$work/corpus" ] && cp "$work"/corpus/* "$seeds/old/" 2>/dev/null
+  rm -f "$root"/fuzz/corpus/*
+  "$fuzzer" "${common[@]}" -merge=1 "$root/fuzz/corpus" "$seeds/tests" "$seeds/old"
+  status=$?
+  echo "fuzz/corpus: $(ls "$root/fuzz/corpus" | wc -l) inputs, $(du -sh "$root/fuzz/corpus" | cut -f1)"
+  exit $status
+fi
+
+seconds="${1:-180}"
+shift || true
+mkdir -p "$work/corpus" "$work/artifacts"
+cd "$work"
+touch "$work/run-start"
+"$fuzzer" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+  -artifact_prefix="$work/artifacts/" "$@" "$work/corpus" "$root/fuzz/corpus"
+status=$?
+findings=$(find "$work/artifacts" -type f -newer "$work/run-start" | wc -l)
+if [ "$status" -ne 0 ] || [ "$findings" -ne 0 ]; then
+  echo "fuzzing found $findings finding(s) (exit status $status): see $work/artifacts"
+  exit 1
+fi
+echo "fuzzing: no findings in ${seconds} s"

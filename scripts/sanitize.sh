@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the project with AddressSanitizer + UndefinedBehaviorSanitizer (the
+# instrumented tree of scripts/instrumented-build.sh, build-asan/) and runs
+# the suite that exercises its code on it: every FileCheck lit test
+# (sdfg-opt, sdfg-translate: the dialect, passes, lowerings) and every
+# GoogleTest unit test (runtime on the fake driver, host API, passes); the
+# GPU ones skip without a GPU, as in scripts/test.sh. Not run here: the
+# integration tests that compile and link programs, install the project or
+# load the runtime into python with the uninstrumented system toolchain,
+# which cannot link or load instrumented objects.
+#
+# Any sanitizer report fails its test: UBSan aborts
+# (-fno-sanitize-recover=undefined), ASan reports errors and leaks. Ends with
+# one line "N passed, N failed"; exits non-zero on any failure.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${SDFGSTREAM_ASAN_BUILD_DIR:-$root/build-asan}"
+
+if ! "$root/scripts/instrumented-build.sh" sdfgstream-fast-test-depends; then
+  echo "build failed"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+results="$build/sanitize-results.xml"
+rm -f "$results"
+/usr/lib/llvm-22/bin/lit -sv --param sdfgstream_suite=fast \
+  --xunit-xml-output="$results" "$build/test" "$build/unittests"
+lit_status=$?
+
+python3 "$root/scripts/lit-summary.py" "$results" "$lit_status"
