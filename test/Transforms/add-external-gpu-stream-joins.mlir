@@ -24,8 +24,8 @@
 // SYNCS-COUNT-1: sdfg.sync
 // SYNCS-NOT: sdfg.sync
 // LLVM-LABEL: llvm.func @two_stream_dependencies
-// LLVM-SAME: %[[OTHER:arg[0-9]+]]: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
-// LLVM: llvm.call @sdfgrtStreamWaitStream(%[[S]], %[[OTHER]])
+// LLVM-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
+// LLVM: llvm.call @sdfgrtStreamWaitStream(%[[S]], %[[OTHER:arg[0-9]+]])
 // LLVM: llvm.call @mgpuStreamSynchronize(%[[S]])
 // LLVM: llvm.call @mgpuStreamSynchronize(%[[OTHER]])
 func.func @two_stream_dependencies(%a: memref<4xf32, 1>, %b: memref<4xf32, 1>, %other: !sdfg.stream, %h: memref<4xf32>) -> f32 {
