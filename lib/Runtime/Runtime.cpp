@@ -19,6 +19,8 @@
 
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
+#include "StridedCopy.h"
+
 #if defined(SDFGRT_VENDOR_CUDA)
 #include "CUDA/CudaVendor.h"
 #elif defined(SDFGRT_VENDOR_HIP)
@@ -962,6 +964,148 @@ void sdfgrtMemset8(void *dst, uint8_t value, size_t count, void *stream) {
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     SDFGRT_CALL(symbols, MemsetD8Async,
                 reinterpret_cast<vendor::DevicePtr>(dst), value, count, s);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// C ABI: copies and memsets of strided views
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Enqueues the planned rectangles between two views' first elements.
+bool copyRectangles(const Symbols &symbols, char *dst, const char *src,
+                    const std::vector<Rectangle> &rectangles, Stream stream) {
+  for (const Rectangle &r : rectangles) {
+    char *to = dst + r.dstOffset;
+    char *from = const_cast<char *>(src) + r.srcOffset;
+    bool ok = r.height == 1
+                  ? vendor::memcpyAsync(symbols, to, from, r.widthBytes, stream)
+                  : vendor::memcpy2DAsync(symbols, to, r.dstPitch, from,
+                                          r.srcPitch, r.widthBytes, r.height,
+                                          stream);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/// Copies through a dense stream-ordered temporary, for views that
+/// overlap (vendor copies are not memmoves) or a memset of a view that
+/// is not dense.
+template <typename Fill>
+void throughTemporary(const Symbols &symbols, size_t bytes, Stream stream,
+                      Fill &&fill) {
+  vendor::DevicePtr staging{};
+  if (!SDFGRT_CALL(symbols, MemAllocAsync, &staging, bytes, stream))
+    return;
+  fill(reinterpret_cast<char *>(staging));
+  // Freed even after a failure: the error model frees what a call took.
+  SDFGRT_CALL(symbols, MemFreeAsync, staging, stream);
+}
+
+/// Sets `count` dense elements of `elementSize` bytes to `value`. No
+/// vendor sets 64-bit elements: one element is set as two 32-bit words,
+/// then copied onto the next ones, doubling the set part each time
+/// (log2(count) copies, all stream-ordered and capturable).
+bool fillDense(const Symbols &symbols, char *dst, int64_t elementSize,
+               uint64_t value, size_t count, Stream stream) {
+  auto ptr = [](char *p) { return reinterpret_cast<vendor::DevicePtr>(p); };
+  switch (elementSize) {
+  case 1:
+    return SDFGRT_CALL(symbols, MemsetD8Async, ptr(dst),
+                       static_cast<uint8_t>(value), count, stream);
+  case 2:
+    return SDFGRT_CALL(symbols, MemsetD16Async, ptr(dst),
+                       static_cast<uint16_t>(value), count, stream);
+  case 4:
+    return SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst),
+                       static_cast<uint32_t>(value), count, stream);
+  default:
+    break;
+  }
+  auto low = static_cast<uint32_t>(value), high = static_cast<uint32_t>(value >> 32);
+  if (low == high)
+    return SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst), low, 2 * count,
+                       stream);
+  if (!SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst), low, 1, stream) ||
+      !SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst + 4), high, 1, stream))
+    return false;
+  for (size_t done = 1; done < count;) {
+    size_t step = std::min(done, count - done);
+    if (!vendor::memcpyAsync(symbols, dst + done * 8, dst, step * 8, stream))
+      return false;
+    done += step;
+  }
+  return true;
+}
+
+} // namespace
+
+void sdfgrtMemcpyStrided(int64_t rank, void *dstDescriptor,
+                         void *srcDescriptor, int64_t elementSize,
+                         void *stream) {
+  View dst = viewOf(dstDescriptor, rank, elementSize);
+  View src = viewOf(srcDescriptor, rank, elementSize);
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    std::vector<Rectangle> rectangles;
+    if (const char *error = planStridedCopy(rank, dst.sizes, dst.strides,
+                                            src.strides, elementSize,
+                                            rectangles)) {
+      recordFailure("sdfgrtMemcpyStrided: %s", error);
+      return;
+    }
+    if (rectangles.empty() ||
+        (dst.first == src.first &&
+         std::equal(dst.strides, dst.strides + rank, src.strides)))
+      return;
+    size_t dstExtent = viewExtent(rank, dst.sizes, dst.strides, elementSize);
+    size_t srcExtent = viewExtent(rank, dst.sizes, src.strides, elementSize);
+    if (dst.first + dstExtent <= src.first ||
+        src.first + srcExtent <= dst.first) {
+      copyRectangles(symbols, dst.first, src.first, rectangles, s);
+      return;
+    }
+    size_t bytes = elementCount(rank, dst.sizes) * elementSize;
+    throughTemporary(symbols, bytes, s, [&](char *staging) {
+      std::vector<Rectangle> in, out;
+      planStridedCopy(rank, dst.sizes, nullptr, src.strides, elementSize, in);
+      planStridedCopy(rank, dst.sizes, dst.strides, nullptr, elementSize, out);
+      copyRectangles(symbols, staging, src.first, in, s) &&
+          copyRectangles(symbols, dst.first, staging, out, s);
+    });
+  });
+}
+
+void sdfgrtMemsetStrided(int64_t rank, void *dstDescriptor,
+                         int64_t elementSize, uint64_t value, void *stream) {
+  View dst = viewOf(dstDescriptor, rank, elementSize);
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    if (elementSize != 1 && elementSize != 2 && elementSize != 4 &&
+        elementSize != 8) {
+      recordFailure("sdfgrtMemsetStrided: elements of %lld bytes cannot be "
+                    "set (1, 2, 4 or 8)",
+                    static_cast<long long>(elementSize));
+      return;
+    }
+    std::vector<Rectangle> rectangles;
+    if (const char *error = planStridedCopy(rank, dst.sizes, dst.strides,
+                                            nullptr, elementSize,
+                                            rectangles)) {
+      recordFailure("sdfgrtMemsetStrided: %s", error);
+      return;
+    }
+    size_t count = elementCount(rank, dst.sizes);
+    if (rectangles.empty())
+      return;
+    if (rectangles.size() == 1 && rectangles[0].height == 1) {
+      fillDense(symbols, dst.first, elementSize, value, count, s);
+      return;
+    }
+    throughTemporary(symbols, count * elementSize, s, [&](char *staging) {
+      fillDense(symbols, staging, elementSize, value, count, s) &&
+          copyRectangles(symbols, dst.first, staging, rectangles, s);
+    });
   });
 }
 

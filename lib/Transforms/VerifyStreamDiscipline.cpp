@@ -57,6 +57,8 @@ static CallInfo classify(StringRef callee) {
       .Case("mgpuMemset32", {K::TakesStream, 3})
       .Case("mgpuMemset16", {K::TakesStream, 3})
       .Case("sdfgrtMemset8", {K::TakesStream, 3})
+      .Case("sdfgrtMemcpyStrided", {K::TakesStream, 4})
+      .Case("sdfgrtMemsetStrided", {K::TakesStream, 4})
       .Case("mgpuStreamSynchronize", {K::TakesStream, 0})
       .Case("mgpuStreamWaitEvent", {K::TakesStream, 0})
       .Case("mgpuEventRecord", {K::TakesStream, 1})

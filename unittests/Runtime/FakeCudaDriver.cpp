@@ -483,6 +483,31 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t size,
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *copy, CUstream stream) {
+  ENTER("cuMemcpy2DAsync");
+  if (CUresult result = checkStream(stream))
+    return result;
+  // Only what the runtime uses: unified addresses, no array or X/Y origin.
+  if (copy->srcMemoryType != CU_MEMORYTYPE_UNIFIED ||
+      copy->dstMemoryType != CU_MEMORYTYPE_UNIFIED || copy->srcXInBytes ||
+      copy->srcY || copy->dstXInBytes || copy->dstY ||
+      copy->srcPitch < copy->WidthInBytes ||
+      copy->dstPitch < copy->WidthInBytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t rows = copy->Height;
+  CUdeviceptr src = copy->srcDevice, dst = copy->dstDevice;
+  // Like cuMemcpyAsync here: overlapping spans are the caller's bug.
+  if (rows && dst < src + (rows - 1) * copy->srcPitch + copy->WidthInBytes &&
+      src < dst + (rows - 1) * copy->dstPitch + copy->WidthInBytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t row = 0; row < rows; ++row)
+    std::memcpy(reinterpret_cast<void *>(dst + row * copy->dstPitch),
+                reinterpret_cast<void *>(src + row * copy->srcPitch),
+                copy->WidthInBytes);
+  driver().lastMemoryStream = stream;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count,
                           CUstream stream) {
   return fill("cuMemsetD32Async", dst, value, count, stream);

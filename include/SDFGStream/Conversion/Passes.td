@@ -46,11 +46,17 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
       and `sdfg.stream_token` become that pointer, so every upstream `gpu`
       op's single async dependency *is* the caller's stream, and the
       upstream `gpu-to-llvm` patterns pass it to `mgpuMemAlloc`,
-      `mgpuMemFree`, `mgpuMemcpy`, `mgpuMemset32/16` and to the
-      `gpu.launch_func` async object (which the translation passes to
-      `mgpuLaunchKernel`);
+      `mgpuMemFree` and to the `gpu.launch_func` async object (which the
+      translation passes to `mgpuLaunchKernel`);
     * `sdfg.sync` becomes `mgpuStreamSynchronize(stream)`;
-    * 8-bit `gpu.memset` becomes `sdfgrtMemset8` (upstream has no lowering);
+    * `gpu.memcpy` and `gpu.memset` address each view from its first
+      element (aligned pointer plus offset: upstream drops the offset of a
+      copy's destination). Dense views become `mgpuMemcpy`,
+      `sdfgrtMemset8` (also for `i1`), `mgpuMemset16` or `mgpuMemset32`;
+      a view that is not provably dense, and any 64-bit memset, passes its
+      memref descriptor to `sdfgrtMemcpyStrided` / `sdfgrtMemsetStrided`,
+      which split it into 2D copies on the stream. Values wider than 64
+      bits cannot be set;
     * before every GPU operation, `sdfgrtSetLocation` records the op's
       source location for the runtime's error message;
     * `func`, `arith`, `cf`, `memref`, `index`, `math`, `ub` (and any

@@ -162,6 +162,28 @@ SDFGRT_EXPORT void mgpuMemset16(void *dst, uint16_t value, size_t count,
 SDFGRT_EXPORT void sdfgrtMemset8(void *dst, uint8_t value, size_t count,
                                  void *stream);
 
+/* Copies between two views of one shape given by MLIR memref descriptors
+ * (StridedMemRefType: allocated and aligned pointers, offset, `rank` sizes,
+ * `rank` strides, in elements of `elementSize` bytes), each from its
+ * aligned pointer plus offset. Dimensions dense in both views merge; the
+ * rest becomes 2D copies (cuMemcpy2DAsync / hipMemcpy2DAsync), one per
+ * index of the dimensions beyond the two innermost. Overlapping views go
+ * through a stream-ordered temporary. Fails (-1) for a zero or negative
+ * stride or overlapping rows. Emitted for a gpu.memcpy of a view that is
+ * not provably dense. */
+SDFGRT_EXPORT void sdfgrtMemcpyStrided(int64_t rank, void *dstDescriptor,
+                                       void *srcDescriptor,
+                                       int64_t elementSize, void *stream);
+/* Sets every element of the view `dstDescriptor` (as above) to the low
+ * `elementSize` bytes (1, 2, 4 or 8) of `value`. A dense view is set in
+ * place (64-bit elements: one element as two 32-bit words, then doubling
+ * device copies); any other view gets a stream-ordered temporary set that
+ * way and copied into it. Emitted for 64-bit gpu.memset and for one of a
+ * view that is not provably dense. */
+SDFGRT_EXPORT void sdfgrtMemsetStrided(int64_t rank, void *dstDescriptor,
+                                       int64_t elementSize, uint64_t value,
+                                       void *stream);
+
 /*===----------------------------------------------------------------------===*\
 |* Stream ordering and devices (used by the host API, HostAPI.h)              *|
 \*===----------------------------------------------------------------------===*/

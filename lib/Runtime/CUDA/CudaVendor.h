@@ -135,6 +135,22 @@ inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
                      reinterpret_cast<DevicePtr>(src), sizeBytes, stream);
 }
 
+/// Rows of `width` bytes at a pitch, either direction (unified addressing).
+inline bool memcpy2DAsync(const Symbols &symbols, void *dst, size_t dstPitch,
+                          void *src, size_t srcPitch, size_t width,
+                          size_t height, Stream stream) {
+  CUDA_MEMCPY2D copy = {};
+  copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.srcDevice = reinterpret_cast<DevicePtr>(src);
+  copy.srcPitch = srcPitch;
+  copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.dstDevice = reinterpret_cast<DevicePtr>(dst);
+  copy.dstPitch = dstPitch;
+  copy.WidthInBytes = width;
+  copy.Height = height;
+  return SDFGRT_CALL(symbols, Memcpy2DAsync, &copy, stream);
+}
+
 /// Whether `stream` is being captured into a graph. The legacy default
 /// stream cannot be used while another stream captures in global or
 /// thread-local mode (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT): that counts as

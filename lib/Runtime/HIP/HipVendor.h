@@ -130,6 +130,13 @@ inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
                      hipMemcpyDefault, stream);
 }
 
+inline bool memcpy2DAsync(const Symbols &symbols, void *dst, size_t dstPitch,
+                          void *src, size_t srcPitch, size_t width,
+                          size_t height, Stream stream) {
+  return SDFGRT_CALL(symbols, Memcpy2DAsync, dst, dstPitch, src, srcPitch,
+                     width, height, hipMemcpyDefault, stream);
+}
+
 /// Whether `stream` is being captured into a graph; using the null stream
 /// while another stream captures (hipErrorStreamCaptureImplicit) counts as
 /// capturing, not as a failure.
