@@ -41,7 +41,16 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+
+// Every entry that RuntimeEntries.def lists (and verify-stream-discipline
+// accepts) is declared in SDFGRuntime.h with the C ABI; the unit tests
+// check that each build exports it.
+#define SDFGRT_RUNTIME_ENTRY(name, stream)                                     \
+  static_assert(std::is_function<decltype(::name)>::value,                     \
+                #name " is listed in RuntimeEntries.def but not declared");
+#include "SDFGStream/Runtime/RuntimeEntries.def"
 
 using namespace sdfgrt;
 using vendor::Context;
@@ -149,6 +158,9 @@ struct Library {
   std::atomic<LibraryState> state{LibraryState::Unopened};
   Symbols symbols;
   Context defaultContext = kNoContext;
+  // The device whose context default-stream work uses on a thread without
+  // one (mgpuSetDefaultDevice).
+  int32_t defaultDevice = 0;
   // Why the library cannot be used; every later operation reports it.
   int32_t failureCode = 0;
   std::string failure;
@@ -265,7 +277,7 @@ bool chooseDefaultContext(const Symbols &symbols, Context &context) {
   std::lock_guard<std::mutex> lock(lib.mutex);
   if (lib.defaultContext == kNoContext) {
     Context chosen = kNoContext;
-    if (!vendor::defaultContext(symbols, chosen))
+    if (!vendor::defaultContext(symbols, lib.defaultDevice, chosen))
       return false;
     lib.defaultContext = chosen;
   }
@@ -1110,6 +1122,90 @@ void sdfgrtMemsetStrided(int64_t rank, void *dstDescriptor,
 }
 
 //===----------------------------------------------------------------------===//
+// C ABI: host memory and the default device
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Page-locks (or releases) host memory for every context. Registration is
+/// not stream-ordered and is a call that a graph capture in global or
+/// thread-local mode forbids (it would invalidate the capture), so it is
+/// refused while one is in progress: the legacy default stream reports
+/// such a capture (vendor::isCapturing).
+void registerHostMemory(const char *entry, void *ptr, size_t sizeBytes,
+                        bool registering) {
+  onStream(nullptr, [&](const Symbols &symbols, Stream s, Context) {
+    bool capturing = false;
+    if (!vendor::isCapturing(symbols, s, capturing))
+      return;
+    if (capturing) {
+      recordFailure("%s: host memory cannot be registered or unregistered "
+                    "while a stream is being captured into a graph; do it "
+                    "before the capture begins",
+                    entry);
+      return;
+    }
+    if (registering)
+      vendor::registerHost(symbols, ptr, sizeBytes);
+    else
+      SDFGRT_CALL(symbols, MemHostUnregister, ptr);
+  });
+}
+
+/// The bytes of a memref that host registration covers: from its first
+/// element to one past its last.
+void memRefRange(int64_t rank, void *descriptor, int64_t elementSize,
+                 void *&first, size_t &bytes) {
+  View view = viewOf(descriptor, rank, elementSize);
+  first = view.first;
+  bytes = viewExtent(rank, view.sizes, view.strides, elementSize);
+}
+
+} // namespace
+
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  if (ptr && sizeBytes)
+    registerHostMemory("mgpuMemHostRegister", ptr, sizeBytes, true);
+}
+
+void mgpuMemHostUnregister(void *ptr) {
+  if (ptr)
+    registerHostMemory("mgpuMemHostUnregister", ptr, 0, false);
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes) {
+  void *first;
+  size_t bytes;
+  memRefRange(rank, descriptor, elementSizeBytes, first, bytes);
+  if (first && bytes)
+    registerHostMemory("mgpuMemHostRegisterMemRef", first, bytes, true);
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes) {
+  void *first;
+  size_t bytes;
+  memRefRange(rank, descriptor, elementSizeBytes, first, bytes);
+  if (first && bytes)
+    registerHostMemory("mgpuMemHostUnregisterMemRef", first, 0, false);
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  const Symbols *symbols = startOperation() ? vendorSymbols() : nullptr;
+  if (!symbols)
+    return;
+  if (!vendor::setDefaultDevice(*symbols, device))
+    return;
+  Library &lib = library();
+  std::lock_guard<std::mutex> lock(lib.mutex);
+  if (lib.defaultDevice != device) {
+    lib.defaultDevice = device;
+    lib.defaultContext = kNoContext;
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // C ABI: stream ordering and devices (host API)
 //===----------------------------------------------------------------------===//
 
@@ -1353,6 +1449,7 @@ void sdfgrt::resetForTesting() {
     lib.state.store(LibraryState::Unopened, std::memory_order_release);
     lib.symbols = Symbols();
     lib.defaultContext = kNoContext;
+    lib.defaultDevice = 0;
     lib.failureCode = 0;
     lib.failure.clear();
   }

@@ -194,13 +194,16 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   ENTER("cuDeviceGet");
   *device = ordinal;
-  return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+  return ordinal == 0 || ordinal == 1 ? CUDA_SUCCESS
+                                      : CUDA_ERROR_INVALID_DEVICE;
 }
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
   ENTER("cuDevicePrimaryCtxRetain");
-  *context = fakecuda::context(0);
-  return device == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+  if (device != 0 && device != 1)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *context = fakecuda::context(device == 0 ? 0 : 2);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetCurrent(CUcontext *context) {
@@ -252,6 +255,12 @@ CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
   ENTER("cuStreamIsCapturing");
   if (CUresult result = checkStream(stream))
     return result;
+  // Captures are in global mode: the legacy default stream (0, 1) cannot
+  // be used, nor queried, while any stream captures.
+  if (reinterpret_cast<uintptr_t>(stream) <= 1)
+    for (const CUstream_st &other : streams)
+      if (other.capturing)
+        return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
   *status = !isSpecial(stream) && stream->capturing
                 ? CU_STREAM_CAPTURE_STATUS_ACTIVE
                 : CU_STREAM_CAPTURE_STATUS_NONE;
@@ -521,4 +530,24 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
                          CUstream stream) {
   return fill("cuMemsetD8Async", dst, value, count, stream);
+}
+
+CUresult cuMemHostRegister(void *ptr, size_t size, unsigned int flags) {
+  ENTER("cuMemHostRegister");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  auto &registered = driver().registeredHostMemory;
+  if (registered.count(reinterpret_cast<uintptr_t>(ptr)))
+    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  registered[reinterpret_cast<uintptr_t>(ptr)] = {size, flags};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostUnregister(void *ptr) {
+  ENTER("cuMemHostUnregister");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!driver().registeredHostMemory.erase(reinterpret_cast<uintptr_t>(ptr)))
+    return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  return CUDA_SUCCESS;
 }

@@ -15,9 +15,12 @@
 |*  - mgpu*: the ABI that MLIR's gpu-to-llvm lowering and the gpu.module      *|
 |*    translation emit calls to (only the stream-honouring subset: there is   *|
 |*    deliberately no mgpuStreamCreate/Destroy or event API, so code that     *|
-|*    would create streams does not link);                                    *|
+|*    would create streams does not link, and no cuSPARSE wrapper);           *|
 |*  - sdfgrt*: SDFGStream's own (call status, error text, op locations,       *|
 |*    stream ordering for the host API, timers).                              *|
+|*                                                                            *|
+|* RuntimeEntries.def lists every entry point declared here; keep the two in  *|
+|* step (verify-stream-discipline rejects calls to anything else).            *|
 |*                                                                            *|
 |* A program library made by sdfg-compile links the static runtime and        *|
 |* exports all of these: it has its own copy of the runtime state (errors,    *|
@@ -183,6 +186,32 @@ SDFGRT_EXPORT void sdfgrtMemcpyStrided(int64_t rank, void *dstDescriptor,
 SDFGRT_EXPORT void sdfgrtMemsetStrided(int64_t rank, void *dstDescriptor,
                                        int64_t elementSize, uint64_t value,
                                        void *stream);
+
+/*===----------------------------------------------------------------------===*\
+|* Host memory and the default device (MLIR gpu runtime ABI)                  *|
+\*===----------------------------------------------------------------------===*/
+
+/* Page-lock host memory for every context/device (cuMemHostRegister /
+ * hipHostRegister with the portable flag), and release it. These take no
+ * stream and are not stream-ordered: while a stream is being captured into
+ * a graph in global or thread-local mode (which forbids them and would be
+ * invalidated) they fail with -1 and a text saying so, without calling the
+ * vendor. Nothing is done for NULL or 0 bytes. */
+SDFGRT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
+SDFGRT_EXPORT void mgpuMemHostUnregister(void *ptr);
+/* gpu.host_register / gpu.host_unregister: the unranked memref (rank and
+ * a pointer to its ranked descriptor, as above) covers the bytes from its
+ * first element (aligned pointer plus offset) to one past its last. */
+SDFGRT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                             int64_t elementSizeBytes);
+SDFGRT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
+                                               void *descriptor,
+                                               int64_t elementSizeBytes);
+
+/* gpu.set_default_device. CUDA: the device whose primary context serves
+ * default-stream work on a thread without a current context (0 until
+ * set); fails if no such device exists. HIP: hipSetDevice. */
+SDFGRT_EXPORT void mgpuSetDefaultDevice(int32_t device);
 
 /*===----------------------------------------------------------------------===*\
 |* Stream ordering and devices (used by the host API, HostAPI.h)              *|

@@ -229,8 +229,9 @@ static void recordLocations(ModuleOp module) {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
-    if (!isa<gpu::AsyncOpInterface, SyncOp, TimerBeginOp, TimerEndOp,
-             CheckDeviceOp>(op))
+    if (!isa<gpu::AsyncOpInterface, gpu::HostRegisterOp,
+             gpu::HostUnregisterOp, gpu::SetDefaultDeviceOp, SyncOp,
+             TimerBeginOp, TimerEndOp, CheckDeviceOp>(op))
       return WalkResult::advance();
     std::string text = locationText(op->getLoc());
     auto [it, inserted] = offsets.try_emplace(text, table.size());

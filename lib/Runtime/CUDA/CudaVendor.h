@@ -82,12 +82,28 @@ inline bool streamContext(const Symbols &symbols, Stream stream,
 }
 
 /// The context of a default-stream operation on a thread without a current
-/// context: device 0's primary context, the one the CUDA runtime API (and
-/// so PyTorch or CuPy) would have made current there.
-inline bool defaultContext(const Symbols &symbols, Context &context) {
+/// context: the default device's (0 unless mgpuSetDefaultDevice) primary
+/// context, the one the CUDA runtime API (and so PyTorch or CuPy) would
+/// have made current there.
+inline bool defaultContext(const Symbols &symbols, int32_t ordinal,
+                           Context &context) {
   CUdevice device;
-  return SDFGRT_CALL(symbols, DeviceGet, &device, 0) &&
+  return SDFGRT_CALL(symbols, DeviceGet, &device, ordinal) &&
          SDFGRT_CALL(symbols, RetainPrimaryContext, &context, device);
+}
+
+/// CUDA threads have contexts, not devices: the default device only picks
+/// the primary context of work on a thread without a current context. An
+/// ordinal that names no device fails here rather than at that work.
+inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
+  CUdevice device;
+  return SDFGRT_CALL(symbols, DeviceGet, &device, ordinal);
+}
+
+/// Portable: the registration serves the streams of every context.
+inline bool registerHost(const Symbols &symbols, void *ptr, size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemHostRegister, ptr, sizeBytes,
+                     CU_MEMHOSTREGISTER_PORTABLE);
 }
 
 /// The device of `context`, which is current.

@@ -83,9 +83,20 @@ inline bool streamContext(const Symbols &symbols, Stream stream,
   return SDFGRT_CALL(symbols, StreamGetDevice, stream, &device);
 }
 
-inline bool defaultContext(const Symbols &, Context &device) {
-  device = 0;
+inline bool defaultContext(const Symbols &, int32_t ordinal, Context &device) {
+  device = ordinal;
   return true;
+}
+
+/// A HIP thread's current device is its default device.
+inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
+  return SDFGRT_CALL(symbols, SetDevice, ordinal);
+}
+
+/// Portable: the registration serves the streams of every device.
+inline bool registerHost(const Symbols &symbols, void *ptr, size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemHostRegister, ptr, sizeBytes,
+                     hipHostRegisterPortable);
 }
 
 /// The runtime's HIP "context" is the device ordinal itself.

@@ -1,0 +1,134 @@
+//===- CudaHostMemoryTest.cpp - Host registration on the fake driver ------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// mgpuMemHostRegister* / mgpuMemHostUnregister* and mgpuSetDefaultDevice
+// against FakeCudaDriver.cpp: the bytes a memref covers are registered
+// (portable), and nothing is registered while a capture forbids it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Runtime/SDFGRuntime.h"
+
+#include "FakeCudaDriver.h"
+#include "RuntimeInternal.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace sdfgrt;
+using fakecuda::driver;
+
+namespace {
+
+/// MLIR's descriptor of a rank-2 memref.
+struct Descriptor2D {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+};
+
+class CudaHostMemoryTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    setenv(libraryEnvironmentVariableForTesting(), SDFGRT_FAKE_CUDA_LIBRARY, 1);
+    resetForTesting();
+    fakecuda::reset();
+  }
+
+  void TearDown() override {
+    unsetenv(libraryEnvironmentVariableForTesting());
+    resetForTesting();
+    fakecuda::reset();
+  }
+};
+
+TEST_F(CudaHostMemoryTest, MemRefRegistrationCoversItsElements) {
+  // A 3x4 view at offset 5 of a float matrix with rows 10 apart: from
+  // element 5 to one past element 5 + 2 * 10 + 3.
+  float matrix[40];
+  Descriptor2D view{matrix, matrix, 5, {3, 4}, {10, 1}};
+  mgpuMemHostRegisterMemRef(2, &view, sizeof(float));
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  auto &registered = driver().registeredHostMemory;
+  ASSERT_EQ(registered.size(), 1u);
+  EXPECT_EQ(registered.begin()->first, reinterpret_cast<uintptr_t>(matrix + 5));
+  EXPECT_EQ(registered.begin()->second.size, (2 * 10 + 3 + 1) * sizeof(float));
+  EXPECT_EQ(registered.begin()->second.flags,
+            unsigned(CU_MEMHOSTREGISTER_PORTABLE));
+
+  mgpuMemHostUnregisterMemRef(2, &view, sizeof(float));
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_TRUE(registered.empty());
+}
+
+TEST_F(CudaHostMemoryTest, RawRegistrationAndItsErrors) {
+  char buffer[64];
+  mgpuMemHostRegister(buffer, sizeof(buffer));
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  sdfgrtSetLocation("host.mlir:4:3");
+  mgpuMemHostRegister(buffer, sizeof(buffer));
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+  EXPECT_NE(std::strstr(sdfgrtGetLastError(), "cuMemHostRegister failed"),
+            nullptr)
+      << sdfgrtGetLastError();
+  EXPECT_NE(std::strstr(sdfgrtGetLastError(), "at host.mlir:4:3"), nullptr);
+  mgpuMemHostUnregister(buffer);
+  EXPECT_TRUE(driver().registeredHostMemory.empty());
+}
+
+TEST_F(CudaHostMemoryTest, EmptyMemRefRegistersNothing) {
+  float data[1];
+  Descriptor2D empty{data, data, 0, {0, 4}, {4, 1}};
+  mgpuMemHostRegisterMemRef(2, &empty, sizeof(float));
+  mgpuMemHostRegister(nullptr, 16);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0);
+  EXPECT_EQ(driver().totalCalls(), 0);
+}
+
+TEST_F(CudaHostMemoryTest, RegistrationIsRefusedWhileAStreamIsCaptured) {
+  CUstream captured = fakecuda::createStream(fakecuda::context(1));
+  captured->capturing = true;
+  char buffer[16];
+  sdfgrtBeginCall();
+  sdfgrtSetLocation("prog.mlir:7:3");
+  mgpuMemHostRegister(buffer, sizeof(buffer));
+  EXPECT_EQ(sdfgrtEndCall(), kRuntimeFailure);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "mgpuMemHostRegister: host memory cannot be registered or "
+               "unregistered while a stream is being captured into a graph; "
+               "do it before the capture begins at prog.mlir:7:3");
+  EXPECT_EQ(driver().count("cuMemHostRegister"), 0);
+
+  captured->capturing = false;
+  sdfgrtClearError();
+  mgpuMemHostRegister(buffer, sizeof(buffer));
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuMemHostRegister"), 1);
+}
+
+TEST_F(CudaHostMemoryTest, DefaultDeviceChoosesThePrimaryContext) {
+  // No context is current: default-stream work runs in the default
+  // device's primary context (device 1 here: fake contexts 2 and 3).
+  mgpuSetDefaultDevice(1);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  int32_t device = -1;
+  EXPECT_EQ(sdfgrtStreamDevice(nullptr, &device), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(device, 1);
+  EXPECT_EQ(fakecuda::currentContext(), nullptr);
+}
+
+TEST_F(CudaHostMemoryTest, UnknownDefaultDeviceIsAnError) {
+  mgpuSetDefaultDevice(7);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_INVALID_DEVICE);
+  EXPECT_NE(std::strstr(sdfgrtGetLastError(), "cuDeviceGet failed"), nullptr)
+      << sdfgrtGetLastError();
+}
+
+} // namespace
