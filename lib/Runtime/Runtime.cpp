@@ -43,6 +43,7 @@
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 // Every entry that RuntimeEntries.def lists (and verify-stream-discipline
 // accepts) is declared in SDFGRuntime.h with the C ABI; the unit tests
@@ -903,17 +904,68 @@ void mgpuStreamSynchronize(void *stream) {
   });
 }
 
+namespace {
+
+/// Host-shared (managed) allocations, which are freed differently: managed
+/// memory has no stream-ordered allocator.
+struct ManagedAllocations {
+  std::mutex mutex;
+  std::unordered_set<void *> pointers;
+  std::atomic<size_t> count{0};
+
+  void add(void *ptr) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pointers.insert(ptr);
+    count.store(pointers.size(), std::memory_order_release);
+  }
+  /// Whether `ptr` is one (and forgets it); lock-free while there is none.
+  bool remove(void *ptr) {
+    if (count.load(std::memory_order_acquire) == 0)
+      return false;
+    std::lock_guard<std::mutex> lock(mutex);
+    bool found = pointers.erase(ptr) != 0;
+    count.store(pointers.size(), std::memory_order_release);
+    return found;
+  }
+};
+
+ManagedAllocations &managedAllocations() {
+  static ManagedAllocations *instance = new ManagedAllocations;
+  return *instance;
+}
+
+/// Managed allocation and free are not stream operations and a graph
+/// capture cannot record them, so they are refused while `stream` is
+/// being captured (nothing done, error -1).
+bool refusedWhileCapturing(const Symbols &symbols, Stream stream,
+                           const char *what) {
+  bool capturing = false;
+  if (!vendor::isCapturing(symbols, stream, capturing))
+    return true;
+  if (capturing)
+    recordFailure("%s: host-shared (managed) memory is not stream-ordered "
+                  "and cannot be allocated or freed while the stream is "
+                  "being captured into a graph",
+                  what);
+  return capturing;
+}
+
+} // namespace
+
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
-  if (isHostShared) {
-    if (startOperation())
-      recordFailure("mgpuMemAlloc: host-shared (managed) memory cannot be "
-                    "allocated in stream order; refused");
-    return nullptr;
-  }
   void *result = nullptr;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    if (isHostShared) {
+      vendor::DevicePtr ptr{};
+      if (!refusedWhileCapturing(symbols, s, "mgpuMemAlloc") &&
+          vendor::allocateManaged(symbols, ptr, sizeBytes)) {
+        result = reinterpret_cast<void *>(ptr);
+        managedAllocations().add(result);
+      }
+      return;
+    }
     vendor::DevicePtr ptr{};
     if (SDFGRT_CALL(symbols, MemAllocAsync, &ptr, sizeBytes, s))
       result = reinterpret_cast<void *>(ptr);
@@ -925,6 +977,18 @@ void mgpuMemFree(void *ptr, void *stream) {
   if (!ptr)
     return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    if (managedAllocations().remove(ptr)) {
+      // Work queued on the stream may still use the memory, and managed
+      // memory has no stream-ordered free: the host waits for the stream
+      // (never the device) first.
+      if (refusedWhileCapturing(symbols, s, "mgpuMemFree")) {
+        managedAllocations().add(ptr);
+        return;
+      }
+      if (SDFGRT_CALL(symbols, StreamSynchronize, s))
+        SDFGRT_CALL(symbols, MemFree, reinterpret_cast<vendor::DevicePtr>(ptr));
+      return;
+    }
     SDFGRT_CALL(symbols, MemFreeAsync, reinterpret_cast<vendor::DevicePtr>(ptr),
                 s);
   });

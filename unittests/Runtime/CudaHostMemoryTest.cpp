@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// mgpuMemHostRegister* / mgpuMemHostUnregister* and mgpuSetDefaultDevice
-// against FakeCudaDriver.cpp: the bytes a memref covers are registered
-// (portable), and nothing is registered while a capture forbids it.
+// Host memory against FakeCudaDriver.cpp: mgpuMemHostRegister* covers the
+// bytes of a memref (portably), host-shared mgpuMemAlloc is managed memory
+// freed after its stream, mgpuSetDefaultDevice picks a primary context;
+// none of them is done while a graph capture forbids it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +112,58 @@ TEST_F(CudaHostMemoryTest, RegistrationIsRefusedWhileAStreamIsCaptured) {
   mgpuMemHostRegister(buffer, sizeof(buffer));
   EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
   EXPECT_EQ(driver().count("cuMemHostRegister"), 1);
+}
+
+TEST_F(CudaHostMemoryTest, HostSharedAllocationIsManagedAndFreedAfterItsStream) {
+  CUstream stream = fakecuda::createStream(fakecuda::context(1));
+  void *shared = mgpuMemAlloc(256, stream, true);
+  ASSERT_NE(shared, nullptr) << sdfgrtGetLastError();
+  auto it = driver().allocations.find(reinterpret_cast<uintptr_t>(shared));
+  ASSERT_NE(it, driver().allocations.end());
+  EXPECT_TRUE(it->second.managed);
+  EXPECT_EQ(driver().count("cuMemAllocAsync"), 0);
+  // Host and device may use it at once.
+  static_cast<char *>(shared)[255] = 1;
+
+  mgpuMemFree(shared, stream);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuStreamSynchronize"), 1);
+  EXPECT_EQ(driver().count("cuMemFree"), 1);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 0);
+  EXPECT_EQ(driver().count("cuCtxSynchronize"), 0);
+  EXPECT_TRUE(driver().allocations.empty());
+
+  // Device memory is still freed in stream order.
+  void *device = mgpuMemAlloc(64, stream, false);
+  mgpuMemFree(device, stream);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 1);
+  EXPECT_EQ(driver().count("cuMemFree"), 1);
+}
+
+TEST_F(CudaHostMemoryTest, HostSharedMemoryIsRefusedWhileCapturing) {
+  CUstream stream = fakecuda::createStream(fakecuda::context(1));
+  void *shared = mgpuMemAlloc(16, stream, true);
+  ASSERT_NE(shared, nullptr);
+  stream->capturing = true;
+  sdfgrtSetLocation("prog.mlir:9:1");
+  EXPECT_EQ(mgpuMemAlloc(16, stream, true), nullptr);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "mgpuMemAlloc: host-shared (managed) memory is not "
+               "stream-ordered and cannot be allocated or freed while the "
+               "stream is being captured into a graph at prog.mlir:9:1");
+  sdfgrtClearError();
+  mgpuMemFree(shared, stream);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
+  EXPECT_EQ(driver().count("cuMemAllocManaged"), 1);
+  EXPECT_EQ(driver().count("cuMemFree"), 0);
+
+  // Still known as host-shared: freed properly once the capture ended.
+  stream->capturing = false;
+  sdfgrtClearError();
+  mgpuMemFree(shared, stream);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuMemFree"), 1);
 }
 
 TEST_F(CudaHostMemoryTest, DefaultDeviceChoosesThePrimaryContext) {

@@ -551,3 +551,26 @@ CUresult cuMemHostUnregister(void *ptr) {
     return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
   return CUDA_SUCCESS;
 }
+
+CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t size, unsigned int flags) {
+  ENTER("cuMemAllocManaged");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+    return CUDA_ERROR_INVALID_VALUE;
+  *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
+  driver().allocations[*ptr] = {size, current()->device, true};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr ptr) {
+  ENTER("cuMemFree");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  auto it = driver().allocations.find(ptr);
+  if (it == driver().allocations.end())
+    return CUDA_ERROR_INVALID_VALUE;
+  driver().allocations.erase(it);
+  std::free(reinterpret_cast<void *>(ptr));
+  return CUDA_SUCCESS;
+}

@@ -213,16 +213,6 @@ TEST_F(RuntimeTest, CallsNest) {
   EXPECT_EQ(sdfgrtEndCall(), 0);
 }
 
-TEST_F(RuntimeTest, HostSharedAllocationIsRefused) {
-  sdfgrtSetLocation("prog.mlir:7:3");
-  EXPECT_EQ(mgpuMemAlloc(64, nullptr, true), nullptr);
-  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
-  std::string text = sdfgrtGetLastError();
-  EXPECT_NE(text.find("host-shared"), std::string::npos) << text;
-  EXPECT_TRUE(endsWith(text, " at prog.mlir:7:3")) << text;
-  EXPECT_EQ(counters().libraryOpens, 0);
-}
-
 TEST_F(RuntimeTest, EmptyRequestsDoNothing) {
   int value = 0;
   EXPECT_EQ(mgpuMemAlloc(0, nullptr, false), nullptr);

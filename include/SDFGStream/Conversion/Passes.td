@@ -45,9 +45,13 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
     * `!sdfg.stream` becomes `!llvm.ptr` (`void *`); `sdfg.init_streams`
       and `sdfg.stream_token` become that pointer, so every upstream `gpu`
       op's single async dependency *is* the caller's stream, and the
-      upstream `gpu-to-llvm` patterns pass it to `mgpuMemAlloc`,
-      `mgpuMemFree` and to the `gpu.launch_func` async object (which the
-      translation passes to `mgpuLaunchKernel`);
+      upstream `gpu-to-llvm` patterns pass it to the `gpu.launch_func`
+      async object (which the translation passes to `mgpuLaunchKernel`);
+    * `gpu.alloc` becomes `mgpuMemAlloc(bytes, stream, hostShared)`
+      (`host_shared`: managed memory, not stream-ordered, refused by the
+      runtime during a graph capture) and `gpu.dealloc` `mgpuMemFree`; the
+      pointer is cast to and from the memref's address space (numbered
+      spaces such as `memref<?xf32, 1>` included);
     * `sdfg.sync` becomes `mgpuStreamSynchronize(stream)`;
     * `gpu.memcpy` and `gpu.memset` address each view from its first
       element (aligned pointer plus offset: upstream drops the offset of a

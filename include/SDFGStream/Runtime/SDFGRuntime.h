@@ -36,7 +36,7 @@
 |*                                                                            *|
 |* Error codes are the vendor's (CUresult, hipError_t), or -1 for a failure   *|
 |* the runtime detects itself: vendor library missing or lacking a symbol, a  *|
-|* refused request (host-shared allocation, cluster launch on HIP), a null    *|
+|* refused request (host memory during capture, cluster launch on HIP), a null*|
 |* kernel handle, an unknown timed program.                                   *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -146,11 +146,18 @@ SDFGRT_EXPORT void mgpuStreamSynchronize(void *stream);
 
 /* Stream-ordered allocation from the memory pool current for the stream's
  * device (cuMemAllocAsync/hipMallocAsync), so a pool the caller set is used;
- * NULL on failure and, without any call, for 0 bytes. Host-shared memory
- * cannot be stream-ordered: refused (NULL, error -1). */
+ * NULL on failure and, without any call, for 0 bytes.
+ * Host-shared (gpu.alloc host_shared): managed memory attached globally
+ * (cuMemAllocManaged/hipMallocManaged) in the stream's context. It is not
+ * stream-ordered: usable at once by the host and any stream; while the
+ * stream is being captured into a graph it is refused (NULL, error -1). */
 SDFGRT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                  bool isHostShared);
-/* Stream-ordered free (cuMemFreeAsync/hipFreeAsync); NULL is ignored. */
+/* Stream-ordered free (cuMemFreeAsync/hipFreeAsync); NULL is ignored. A
+ * host-shared allocation has no stream-ordered free: the host waits for
+ * `stream` (never the device), then frees it (cuMemFree/hipFree, which the
+ * vendor may synchronize further); refused (-1, kept allocated) while the
+ * stream is being captured. */
 SDFGRT_EXPORT void mgpuMemFree(void *ptr, void *stream);
 
 /* Copies in either direction (unified addressing), as memmove: overlapping

@@ -322,6 +322,7 @@ void ConvertSDFGToLLVM::runOnOperation() {
   ub::populateUBToLLVMConversionPatterns(converter, patterns);
   populateGpuToLLVMConversionPatterns(converter, patterns);
   populateCopyAndSetPatterns(converter, patterns);
+  populateAllocPatterns(converter, patterns);
   patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
                TimerBeginLowering, TimerEndLowering, CheckDeviceLowering>(
       converter);

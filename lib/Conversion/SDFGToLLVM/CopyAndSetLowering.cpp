@@ -47,26 +47,6 @@ bool mlir::sdfg::isSettableElementType(Type type) {
 
 namespace {
 
-template <typename OpTy>
-struct OnStreamPattern : public ConvertOpToLLVMPattern<OpTy> {
-  // Tried before upstream's pattern for the same op.
-  explicit OnStreamPattern(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern<OpTy>(converter, /*benefit=*/2) {}
-
-  /// The stream of an op that add-external-gpu-stream put on one: its single
-  /// async dependency (null otherwise; verifyOnStream reported it).
-  static Value streamOf(OpTy op, ValueRange dependencies) {
-    if (dependencies.size() != 1 || !op.getAsyncToken())
-      return {};
-    return dependencies.front();
-  }
-
-  Value indexConstant(OpBuilder &builder, Location loc, int64_t value) const {
-    return this->createIndexAttrConstant(builder, loc, this->getIndexType(),
-                                         value);
-  }
-};
-
 struct MemcpyLowering : public OnStreamPattern<gpu::MemcpyOp> {
   using OnStreamPattern::OnStreamPattern;
   LogicalResult

@@ -100,6 +100,13 @@ inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
   return SDFGRT_CALL(symbols, DeviceGet, &device, ordinal);
 }
 
+/// Host-shared memory: managed, attached globally (any stream may use it).
+inline bool allocateManaged(const Symbols &symbols, DevicePtr &ptr,
+                            size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemAllocManaged, &ptr, sizeBytes,
+                     CU_MEM_ATTACH_GLOBAL);
+}
+
 /// Portable: the registration serves the streams of every context.
 inline bool registerHost(const Symbols &symbols, void *ptr, size_t sizeBytes) {
   return SDFGRT_CALL(symbols, MemHostRegister, ptr, sizeBytes,

@@ -93,6 +93,13 @@ inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
   return SDFGRT_CALL(symbols, SetDevice, ordinal);
 }
 
+/// Host-shared memory: managed, attached globally (any stream may use it).
+inline bool allocateManaged(const Symbols &symbols, DevicePtr &ptr,
+                            size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemAllocManaged, &ptr, sizeBytes,
+                     hipMemAttachGlobal);
+}
+
 /// Portable: the registration serves the streams of every device.
 inline bool registerHost(const Symbols &symbols, void *ptr, size_t sizeBytes) {
   return SDFGRT_CALL(symbols, MemHostRegister, ptr, sizeBytes,
