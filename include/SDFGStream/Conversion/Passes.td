@@ -71,6 +71,15 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
     creating, synchronizing or destroying a stream) is an error, as is any
     `gpu` op left over: nothing is left silently unconverted.
   }];
+  let options = [
+    Option<"hostBarePtrCallConv", "host-bare-ptr-calling-convention", "bool",
+           /*default=*/"false",
+           "Host functions take statically shaped memrefs as bare pointers">,
+    Option<"kernelBarePtrCallConv", "kernel-bare-ptr-calling-convention",
+           "bool", /*default=*/"false",
+           "Kernels take statically shaped memrefs as bare pointers (must "
+           "match the kernel lowering's option)">
+  ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect"
   ];

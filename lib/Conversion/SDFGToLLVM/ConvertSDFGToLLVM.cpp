@@ -289,6 +289,7 @@ void ConvertSDFGToLLVM::runOnOperation() {
   recordLocations(module);
 
   LowerToLLVMOptions options(context);
+  options.useBarePtrCallConv = hostBarePtrCallConv;
   LLVMTypeConverter converter(context, options);
   converter.addConversion([](StreamType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
@@ -320,7 +321,8 @@ void ConvertSDFGToLLVM::runOnOperation() {
   populateMathToLLVMConversionPatterns(converter, patterns);
   populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
   ub::populateUBToLLVMConversionPatterns(converter, patterns);
-  populateGpuToLLVMConversionPatterns(converter, patterns);
+  populateGpuToLLVMConversionPatterns(converter, patterns,
+                                      kernelBarePtrCallConv);
   populateCopyAndSetPatterns(converter, patterns);
   populateAllocPatterns(converter, patterns);
   patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
