@@ -85,4 +85,30 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
   ];
 }
 
+def AssembleAmdgpuKernels : Pass<"assemble-amdgpu-kernels", "ModuleOp"> {
+  let summary = "Turn AMDGCN assembly kernels into HSA code objects";
+  let description = [{
+    Replaces every `#rocdl.target` object of a `gpu.binary` that is AMDGCN
+    assembly (`gpu-module-to-binary` with `format=isa`) by the HSA code
+    object (`bin`) that `llvm-mc` and `ld.lld -shared` make of it, the two
+    steps `gpu-module-to-binary` itself runs for `format=bin` with an
+    `ld.lld` that it only looks for at `<toolkit>/llvm/bin`. It lets
+    `sdfg-lower-to-rocm` make code objects where the device libraries and
+    LLVM's tools are installed apart (Debian: `rocm-device-libs` in
+    `/usr/lib/<arch>-linux-gnu`, `lld-22` in `/usr/lib/llvm-22/bin`).
+
+    Example: `sdfg-opt --gpu-module-to-binary=format=isa
+    --assemble-amdgpu-kernels="ld-lld=/usr/lib/llvm-22/bin/ld.lld
+    llvm-mc=/usr/lib/llvm-22/bin/llvm-mc"`.
+  }];
+  let options = [
+    Option<"llvmMc", "llvm-mc", "std::string", /*default=*/"\"llvm-mc\"",
+           "The llvm-mc to assemble with (a path, or a name looked up in "
+           "the tools of the LLVM that MLIR comes from, then in PATH)">,
+    Option<"ldLld", "ld-lld", "std::string", /*default=*/"\"ld.lld\"",
+           "The ld.lld to link with (a path, or a name looked up as for "
+           "llvm-mc)">
+  ];
+}
+
 #endif // SDFGSTREAM_CONVERSION_PASSES_TD

@@ -85,11 +85,7 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   hostOptions.hostBarePtrCallConv = options.hostBarePtrCallConv;
   hostOptions.kernelBarePtrCallConv = options.kernelBarePtrCallConv;
   pm.addPass(createConvertSDFGToLLVM(hostOptions));
-  GpuModuleToBinaryPassOptions binaryOptions;
-  binaryOptions.compilationTarget = choice.format;
-  binaryOptions.toolkitPath = choice.toolkit;
-  binaryOptions.cmdOptions = options.compilerOptions;
-  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  target.buildBinaries(pm, choice, options);
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createVerifyStreamDiscipline());
   pm.addPass(createVerifyFullyLowered());

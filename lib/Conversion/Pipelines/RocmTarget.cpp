@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -40,6 +41,31 @@ static SmallVector<std::string> toolkitCandidates() {
       ("/usr/lib/" + host.getArchName() + "-linux-gnu").str());
   candidates.push_back("/usr");
   return candidates;
+}
+
+/// The LLVM tool `name` (ld.lld, llvm-mc) for code objects: the toolkit's,
+/// where gpu-module-to-binary would look, else that of the LLVM that MLIR
+/// comes from, else the first in PATH; empty if none.
+static std::string findLlvmTool(StringRef toolkit, StringRef name) {
+  SmallString<128> inToolkit(toolkit);
+  llvm::sys::path::append(inToolkit, "llvm", "bin", name);
+  SmallString<128> inLlvm(SDFGSTREAM_LLVM_TOOLS_DIR);
+  llvm::sys::path::append(inLlvm, name);
+  if (!toolkit.empty() && llvm::sys::fs::can_execute(inToolkit))
+    return inToolkit.str().str();
+  if (llvm::sys::fs::can_execute(inLlvm))
+    return inLlvm.str().str();
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(name))
+    return *found;
+  return "";
+}
+
+/// Whether gpu-module-to-binary can make code objects itself (it runs
+/// <toolkit>/llvm/bin/ld.lld and nothing else).
+static bool toolkitHasLinker(StringRef toolkit) {
+  SmallString<128> lld(toolkit);
+  llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+  return !toolkit.empty() && llvm::sys::fs::can_execute(lld);
 }
 
 static bool hasDeviceLibraries(StringRef toolkit) {
@@ -96,11 +122,34 @@ public:
     kernelPm.addPass(createConvertGpuOpsToROCDLOps(gpuOptions));
   }
 
+  /// A code object is made from the assembly by assemble-amdgpu-kernels
+  /// where the toolkit has no linker of its own (Debian).
+  void buildBinaries(OpPassManager &pm, const TargetChoice &choice,
+                     const LowerToGpuPipelineOptions &options) const override {
+    if (choice.format != "bin" || toolkitHasLinker(choice.toolkit))
+      return TargetDescription::buildBinaries(pm, choice, options);
+    TargetChoice assembly = choice;
+    assembly.format = "isa";
+    TargetDescription::buildBinaries(pm, assembly, options);
+    AssembleAmdgpuKernelsOptions tools;
+    tools.llvmMc = findLlvmTool(choice.toolkit, "llvm-mc");
+    tools.ldLld = findLlvmTool(choice.toolkit, "ld.lld");
+    pm.addPass(createAssembleAmdgpuKernels(tools));
+  }
+
 protected:
   /// Kernels link the device libraries (ocml, ockl, ...), whatever the
-  /// format.
+  /// format; code objects need ld.lld and llvm-mc.
   LogicalResult verifyToolkit(const TargetChoice &choice,
                               std::string &error) const override {
+    if (choice.format == "bin" && !toolkitHasLinker(choice.toolkit))
+      for (StringRef tool : {"ld.lld", "llvm-mc"})
+        if (findLlvmTool(choice.toolkit, tool).empty()) {
+          error = "sdfg-lower-to-rocm: format=bin needs " + tool.str() +
+                  ", which is neither in the toolkit (llvm/bin), nor in " +
+                  SDFGSTREAM_LLVM_TOOLS_DIR + ", nor in PATH";
+          return failure();
+        }
     if (choice.format == "llvm" || hasDeviceLibraries(choice.toolkit))
       return success();
     if (!choice.toolkit.empty()) {

@@ -13,6 +13,8 @@
 
 #include "TargetDescription.h"
 
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -37,6 +39,16 @@ TargetDescription::choose(const LowerToGpuPipelineOptions &options) const {
   choice.toolkit = options.toolkit;
   choice.optLevel = options.optLevel;
   return choice;
+}
+
+void TargetDescription::buildBinaries(
+    OpPassManager &pm, const TargetChoice &choice,
+    const LowerToGpuPipelineOptions &options) const {
+  GpuModuleToBinaryPassOptions binaryOptions;
+  binaryOptions.compilationTarget = choice.format;
+  binaryOptions.toolkitPath = choice.toolkit;
+  binaryOptions.cmdOptions = options.compilerOptions;
+  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
 }
 
 /// Whether the LLVM backend of `triple` knows processor `chip`; the

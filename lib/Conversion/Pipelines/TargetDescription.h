@@ -62,6 +62,10 @@ public:
   /// Lowers the kernels of a gpu.module to the vendor's LLVM dialect.
   virtual void lowerKernels(OpPassManager &kernelPm, const TargetChoice &choice,
                             const LowerToGpuPipelineOptions &options) const = 0;
+  /// Serializes the kernels (gpu-module-to-binary and what the vendor's
+  /// format needs after it).
+  virtual void buildBinaries(OpPassManager &pm, const TargetChoice &choice,
+                             const LowerToGpuPipelineOptions &options) const;
 
 protected:
   /// Vendor checks beyond the shared ones (the toolkit's contents).
