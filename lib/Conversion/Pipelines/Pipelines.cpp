@@ -26,6 +26,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -54,6 +55,14 @@ void mlir::sdfg::buildLowerToGpuPipeline(
     pm.addPass(createCheckArgumentDevices());
   if (options.timers)
     pm.addPass(createInstrumentTimers());
+  // Folding only, while kernels are still gpu.launch bodies: a
+  // gpu.all_reduce directly in a launch body is uniform then (its folder
+  // says so), which is the only form the kernel lowerings take. Upstream's
+  // pipeline gets this fold from its first pass, convert-nvgpu-to-nvvm.
+  GreedyRewriteConfig foldOnly;
+  foldOnly.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  pm.addPass(createCanonicalizerPass(foldOnly, /*disabledPatterns=*/{},
+                                     /*enabledPatterns=*/{"fold-only"}));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createConvertSDFGToFunc());
   pm.addPass(createCanonicalizerPass());
