@@ -26,6 +26,12 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
     memref descriptors, symbols and scalars by value, the stream last as
     `void *`.
 
+    A public `func.func` with a body is a program too: it gets
+    `llvm.emit_c_interface`, and one that takes the caller's stream
+    (`add-external-gpu-stream` marked the argument) and returns nothing
+    returns the call's status the same way, its `func.call`s getting the
+    (ignored) `i32` result.
+
     Example: `sdfg.sdfg @p(%A: memref<4xf32>, %s: !sdfg.stream {...})`
     becomes `func.func @p(%A: memref<4xf32>, %s: !sdfg.stream {...}) -> i32
     attributes {llvm.emit_c_interface}`.

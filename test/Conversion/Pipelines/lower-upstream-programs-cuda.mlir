@@ -11,17 +11,17 @@
 // KERNEL-DAG: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
 // KERNEL-DAG: __assertfail
 
-// CHECK-LABEL: define void @wmma(
+// CHECK-LABEL: define i32 @wmma(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @mgpuLaunchKernel({{.*}}, i64 32, i64 1, i64 1, i32 0, ptr %[[S]],
-// CHECK-LABEL: define void @mma(
+// CHECK-LABEL: define i32 @mma(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @mgpuLaunchKernel({{.*}}, ptr %[[S]],
 // The cluster shape comes first, then the grid.
-// CHECK-LABEL: define void @cluster(
+// CHECK-LABEL: define i32 @cluster(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @mgpuLaunchClusterKernel(ptr %{{.*}}, i64 2, i64 1, i64 1, i64 4, i64 1, i64 1, i64 1, i64 1, i64 1, i32 0, ptr %[[S]],
-// CHECK-LABEL: define void @checked(
+// CHECK-LABEL: define i32 @checked(
 // CHECK: call void @mgpuLaunchKernel(
 module attributes {gpu.container_module} {
   // Tensor cores through the gpu dialect (wmma), 16x16x16 f16.

@@ -21,7 +21,7 @@
 
 // The host: the launch on the program's stream, the vector code as LLVM
 // vector operations.
-// HOST-LABEL: define void @reductions(
+// HOST-LABEL: define i32 @reductions(
 // HOST-SAME: ptr %[[S:[0-9]+]])
 // HOST: call void @mgpuLaunchKernel({{.*}}, ptr %[[S]],
 // HOST-LABEL: define float @host_vector(
