@@ -166,6 +166,44 @@ TEST_F(CudaHostMemoryTest, HostSharedMemoryIsRefusedWhileCapturing) {
   EXPECT_EQ(driver().count("cuMemFree"), 1);
 }
 
+TEST_F(CudaHostMemoryTest, TensorMapDescribesTheViewInnermostFirst) {
+  // A 16x32 tile box of a 64x128 f32 view starting at row 2 of a 66-row
+  // buffer (CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7).
+  alignas(64) static float buffer[66 * 128];
+  Descriptor2D view{buffer, buffer, 2 * 128, {64, 128}, {128, 1}};
+  int64_t box[] = {16, 32};
+  void *device = mgpuTensorMapEncodeTiledMemref(2, &view, 7, 0, 0, 0, 0, box);
+  ASSERT_NE(device, nullptr) << sdfgrtGetLastError();
+  ASSERT_EQ(driver().tensorMaps.size(), 1u);
+  const fakecuda::TensorMapRequest &request = driver().tensorMaps[0];
+  EXPECT_EQ(request.address, buffer + 2 * 128);
+  EXPECT_EQ(request.dims, (std::vector<unsigned long long>{128, 64}));
+  EXPECT_EQ(request.strides, (std::vector<unsigned long long>{128 * 4}));
+  EXPECT_EQ(request.box, (std::vector<unsigned>{32, 16}));
+  // The kernels read the descriptor from device memory.
+  EXPECT_EQ(driver().count("cuMemAlloc"), 1);
+  EXPECT_EQ(driver().count("cuMemcpyHtoD"), 1);
+
+  // The same descriptor at the next call: the same copy, nothing allocated.
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &view, 7, 0, 0, 0, 0, box),
+            device);
+  EXPECT_EQ(driver().count("cuMemAlloc"), 1);
+}
+
+TEST_F(CudaHostMemoryTest, TensorMapIsRefusedWhileCapturing) {
+  CUstream captured = fakecuda::createStream(fakecuda::context(1));
+  captured->capturing = true;
+  alignas(64) static float buffer[64];
+  Descriptor2D view{buffer, buffer, 0, {8, 8}, {8, 1}};
+  int64_t box[] = {8, 8};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &view, 7, 0, 0, 0, 0, box),
+            nullptr);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
+  EXPECT_NE(std::strstr(sdfgrtGetLastError(), "being captured"), nullptr)
+      << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuTensorMapEncodeTiled"), 0);
+}
+
 TEST_F(CudaHostMemoryTest, DefaultDeviceChoosesThePrimaryContext) {
   // No context is current: default-stream work runs in the default
   // device's primary context (device 1 here: fake contexts 2 and 3).

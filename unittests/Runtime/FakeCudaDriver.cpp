@@ -574,3 +574,57 @@ CUresult cuMemFree(CUdeviceptr ptr) {
   std::free(reinterpret_cast<void *>(ptr));
   return CUDA_SUCCESS;
 }
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dataType,
+                                cuuint32_t rank, void *address,
+                                const cuuint64_t *dims,
+                                const cuuint64_t *strides,
+                                const cuuint32_t *box,
+                                const cuuint32_t *elementStrides,
+                                CUtensorMapInterleave, CUtensorMapSwizzle,
+                                CUtensorMapL2promotion,
+                                CUtensorMapFloatOOBfill) {
+  ENTER("cuTensorMapEncodeTiled");
+  // What the real encoder checks first: a 16-byte aligned address and
+  // pitches, a box of at most 256 elements per dimension.
+  if (rank < 1 || rank > 5 || reinterpret_cast<uintptr_t>(address) % 16)
+    return CUDA_ERROR_INVALID_VALUE;
+  fakecuda::TensorMapRequest request{dataType, rank, address, {}, {}, {}};
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    if (box[i] > 256 || elementStrides[i] != 1)
+      return CUDA_ERROR_INVALID_VALUE;
+    request.dims.push_back(dims[i]);
+    request.box.push_back(box[i]);
+    if (i + 1 < rank) {
+      if (strides[i] % 16)
+        return CUDA_ERROR_INVALID_VALUE;
+      request.strides.push_back(strides[i]);
+    }
+  }
+  driver().tensorMaps.push_back(request);
+  // The "encoding", deterministic like the real one: the address, the
+  // dimensions and the box.
+  std::memset(map, 0, sizeof(*map));
+  char *bytes = reinterpret_cast<char *>(map);
+  std::memcpy(bytes, &address, sizeof(address));
+  std::memcpy(bytes + 8, dims, rank * sizeof(cuuint64_t));
+  std::memcpy(bytes + 48, box, rank * sizeof(cuuint32_t));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *ptr, size_t size) {
+  ENTER("cuMemAlloc");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
+  driver().allocations[*ptr] = {size, current()->device, false};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t size) {
+  ENTER("cuMemcpyHtoD");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  std::memcpy(reinterpret_cast<void *>(dst), src, size);
+  return CUDA_SUCCESS;
+}

@@ -87,6 +87,15 @@ struct Allocation {
   bool managed;
 };
 
+/// A cuTensorMapEncodeTiled call, dimensions innermost first.
+struct TensorMapRequest {
+  CUtensorMapDataType dataType;
+  unsigned rank;
+  void *address;
+  std::vector<unsigned long long> dims, strides;
+  std::vector<unsigned> box;
+};
+
 struct Driver {
   // Calls by the name written in cuda.h (cuCtxPushCurrent, not *_v2).
   std::map<std::string, int> calls;
@@ -117,6 +126,7 @@ struct Driver {
     unsigned flags;
   };
   std::map<uintptr_t, HostRegistration> registeredHostMemory;
+  std::vector<TensorMapRequest> tensorMaps;
 
   int count(const std::string &call) const {
     auto it = calls.find(call);

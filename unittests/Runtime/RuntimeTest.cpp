@@ -309,6 +309,21 @@ TEST_F(RuntimeTest, ClusterLaunchIsUnsupportedOnHip) {
   EXPECT_EQ(counters().libraryOpens, 0);
   mgpuModuleUnload(module);
 }
+
+TEST_F(RuntimeTest, TensorMapsAreUnsupportedOnHip) {
+  float data[16];
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[1], strides[1];
+  } view{data, data, 0, {16}, {1}};
+  int64_t box[] = {16};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(1, &view, 7, 0, 0, 0, 0, box),
+            nullptr);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
+  std::string text = sdfgrtGetLastError();
+  EXPECT_NE(text.find("TMA descriptors"), std::string::npos) << text;
+  EXPECT_EQ(counters().libraryOpens, 0);
+}
 #endif
 
 } // namespace

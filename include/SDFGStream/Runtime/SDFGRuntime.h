@@ -215,6 +215,17 @@ SDFGRT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
                                                void *descriptor,
                                                int64_t elementSizeBytes);
 
+/* nvgpu.tma.create.descriptor (CUDA 12, cuTensorMapEncodeTiled): the TMA
+ * descriptor of the memref view `descriptor` (rank 1-5, from its first
+ * element) with the tile `boxDims` and the CUtensorMap* enums given, copied
+ * to device memory of the current (or default) context for kernels to
+ * read; the device pointer, or NULL on failure. Not stream-ordered (a
+ * synchronous allocation and copy, made once per context and descriptor,
+ * then reused): refused (-1) while a stream is being captured. HIP: -1. */
+SDFGRT_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims);
+
 /* gpu.set_default_device. CUDA: the device whose primary context serves
  * default-stream work on a thread without a current context (0 until
  * set); fails if no such device exists. HIP: hipSetDevice. */

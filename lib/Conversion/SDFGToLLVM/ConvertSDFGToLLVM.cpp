@@ -30,6 +30,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -295,6 +296,11 @@ void ConvertSDFGToLLVM::runOnOperation() {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
   converter.addConversion([](TimerType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+  // A TMA descriptor made on the host (nvgpu.tma.create.descriptor, lowered
+  // by convert-nvgpu-to-nvvm) is the runtime's device pointer to it.
+  converter.addConversion([](nvgpu::TensorMapDescriptorType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
   // On the host a GPU buffer is a plain pointer; kernels keep their address

@@ -41,6 +41,11 @@ constexpr Result kNotReady = hipErrorNotReady;
 constexpr Context kNoContext = -1;
 constexpr JitOption kJitOptimizationLevel = hipJitOptionOptimizationLevel;
 constexpr bool kHasClusterLaunch = false;
+constexpr bool kHasTensorMaps = false;
+/// HIP has no TMA descriptors (kHasTensorMaps); a placeholder type.
+struct TensorMap {
+  char bytes[128];
+};
 constexpr unsigned kTimingEventFlags = hipEventDefault;
 constexpr unsigned kOrderingEventFlags = hipEventDisableTiming;
 /// HIP leaves a record of an event that is still being recorded undefined
@@ -190,6 +195,15 @@ bool launchClusterKernel(const Symbols &symbols, Function function,
                          const unsigned (&grid)[3], const unsigned (&block)[3],
                          unsigned smem, Stream stream, void **params,
                          void **extra);
+
+/// Declared for the shared code's discarded `if constexpr` branch (HIP has
+/// no TMA descriptors) and never defined.
+bool encodeTensorMap(const Symbols &symbols, TensorMap &map, int64_t rank,
+                     void *descriptor, int64_t dataType, int64_t interleave,
+                     int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
+                     const int64_t *box);
+bool copyTensorMapToDevice(const Symbols &symbols, const TensorMap &map,
+                           void *&device);
 
 } // namespace vendor
 } // namespace sdfgrt

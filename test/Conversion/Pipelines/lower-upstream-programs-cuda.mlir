@@ -1,6 +1,6 @@
 // CUDA-only programs shaped like upstream MLIR's CUDA integration tests:
-// wmma through the gpu dialect, nvgpu.mma.sync, an sm_90 cluster launch
-// and cf.assert in a kernel. Each lowers completely (mlir-translate accepts
+// wmma through the gpu dialect, nvgpu.mma.sync, an sm_90 cluster launch,
+// cf.assert in a kernel and a TMA descriptor made on the host. Each lowers completely (mlir-translate accepts
 // the output), on the program's stream.
 
 // RUN: sdfg-opt %s --sdfg-lower-to-cuda="format=isa" > %t.mlir
@@ -23,6 +23,10 @@
 // CHECK: call void @mgpuLaunchClusterKernel(ptr %{{.*}}, i64 2, i64 1, i64 1, i64 4, i64 1, i64 1, i64 1, i64 1, i64 1, i32 0, ptr %[[S]],
 // CHECK-LABEL: define i32 @checked(
 // CHECK: call void @mgpuLaunchKernel(
+// The descriptor is the runtime's (f32 = 7, zero fill = 0; box 32x32).
+// CHECK-LABEL: define ptr @describe(
+// CHECK: %[[MAP:.*]] = call ptr @mgpuTensorMapEncodeTiledMemref(i64 %{{.*}}, ptr %{{.*}}, i64 7, i64 0, i64 0, i64 0, i64 0, ptr %{{.*}})
+// CHECK: ret ptr %[[MAP]]
 module attributes {gpu.container_module} {
   // Tensor cores through the gpu dialect (wmma), 16x16x16 f16.
   func.func @wmma(%a: memref<16x16xf16, #gpu.address_space<global>>, %b: memref<16x16xf16, #gpu.address_space<global>>, %c: memref<16x16xf32, #gpu.address_space<global>>) {
@@ -91,5 +95,12 @@ module attributes {gpu.container_module} {
       gpu.terminator
     }
     return
+  }
+
+  func.func @describe(%D: memref<64x128xf32>) -> !nvgpu.tensormap.descriptor<tensor = memref<32x32xf32, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none> {
+    %c32 = arith.constant 32 : index
+    %u = memref.cast %D : memref<64x128xf32> to memref<*xf32>
+    %map = nvgpu.tma.create.descriptor %u box[%c32, %c32] : memref<*xf32> -> !nvgpu.tensormap.descriptor<tensor = memref<32x32xf32, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+    return %map : !nvgpu.tensormap.descriptor<tensor = memref<32x32xf32, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
   }
 }
