@@ -19,6 +19,8 @@
 
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
+#include "StridedCopy.h"
+
 #if defined(SDFGRT_VENDOR_CUDA)
 #include "CUDA/CudaVendor.h"
 #elif defined(SDFGRT_VENDOR_HIP)
@@ -36,10 +38,21 @@
 #include <cstring>
 #include <deque>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
+
+// Every entry that RuntimeEntries.def lists (and verify-stream-discipline
+// accepts) is declared in SDFGRuntime.h with the C ABI; the unit tests
+// check that each build exports it.
+#define SDFGRT_RUNTIME_ENTRY(name, stream)                                     \
+  static_assert(std::is_function<decltype(::name)>::value,                     \
+                #name " is listed in RuntimeEntries.def but not declared");
+#include "SDFGStream/Runtime/RuntimeEntries.def"
 
 using namespace sdfgrt;
 using vendor::Context;
@@ -147,6 +160,9 @@ struct Library {
   std::atomic<LibraryState> state{LibraryState::Unopened};
   Symbols symbols;
   Context defaultContext = kNoContext;
+  // The device whose context default-stream work uses on a thread without
+  // one (mgpuSetDefaultDevice).
+  int32_t defaultDevice = 0;
   // Why the library cannot be used; every later operation reports it.
   int32_t failureCode = 0;
   std::string failure;
@@ -263,7 +279,7 @@ bool chooseDefaultContext(const Symbols &symbols, Context &context) {
   std::lock_guard<std::mutex> lock(lib.mutex);
   if (lib.defaultContext == kNoContext) {
     Context chosen = kNoContext;
-    if (!vendor::defaultContext(symbols, chosen))
+    if (!vendor::defaultContext(symbols, lib.defaultDevice, chosen))
       return false;
     lib.defaultContext = chosen;
   }
@@ -889,17 +905,68 @@ void mgpuStreamSynchronize(void *stream) {
   });
 }
 
+namespace {
+
+/// Host-shared (managed) allocations, which are freed differently: managed
+/// memory has no stream-ordered allocator.
+struct ManagedAllocations {
+  std::mutex mutex;
+  std::unordered_set<void *> pointers;
+  std::atomic<size_t> count{0};
+
+  void add(void *ptr) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pointers.insert(ptr);
+    count.store(pointers.size(), std::memory_order_release);
+  }
+  /// Whether `ptr` is one (and forgets it); lock-free while there is none.
+  bool remove(void *ptr) {
+    if (count.load(std::memory_order_acquire) == 0)
+      return false;
+    std::lock_guard<std::mutex> lock(mutex);
+    bool found = pointers.erase(ptr) != 0;
+    count.store(pointers.size(), std::memory_order_release);
+    return found;
+  }
+};
+
+ManagedAllocations &managedAllocations() {
+  static ManagedAllocations *instance = new ManagedAllocations;
+  return *instance;
+}
+
+/// Managed allocation and free are not stream operations and a graph
+/// capture cannot record them, so they are refused while `stream` is
+/// being captured (nothing done, error -1).
+bool refusedWhileCapturing(const Symbols &symbols, Stream stream,
+                           const char *what) {
+  bool capturing = false;
+  if (!vendor::isCapturing(symbols, stream, capturing))
+    return true;
+  if (capturing)
+    recordFailure("%s: host-shared (managed) memory is not stream-ordered "
+                  "and cannot be allocated or freed while the stream is "
+                  "being captured into a graph",
+                  what);
+  return capturing;
+}
+
+} // namespace
+
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
-  if (isHostShared) {
-    if (startOperation())
-      recordFailure("mgpuMemAlloc: host-shared (managed) memory cannot be "
-                    "allocated in stream order; refused");
-    return nullptr;
-  }
   void *result = nullptr;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    if (isHostShared) {
+      vendor::DevicePtr ptr{};
+      if (!refusedWhileCapturing(symbols, s, "mgpuMemAlloc") &&
+          vendor::allocateManaged(symbols, ptr, sizeBytes)) {
+        result = reinterpret_cast<void *>(ptr);
+        managedAllocations().add(result);
+      }
+      return;
+    }
     vendor::DevicePtr ptr{};
     if (SDFGRT_CALL(symbols, MemAllocAsync, &ptr, sizeBytes, s))
       result = reinterpret_cast<void *>(ptr);
@@ -911,6 +978,18 @@ void mgpuMemFree(void *ptr, void *stream) {
   if (!ptr)
     return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    if (managedAllocations().remove(ptr)) {
+      // Work queued on the stream may still use the memory, and managed
+      // memory has no stream-ordered free: the host waits for the stream
+      // (never the device) first.
+      if (refusedWhileCapturing(symbols, s, "mgpuMemFree")) {
+        managedAllocations().add(ptr);
+        return;
+      }
+      if (SDFGRT_CALL(symbols, StreamSynchronize, s))
+        SDFGRT_CALL(symbols, MemFree, reinterpret_cast<vendor::DevicePtr>(ptr));
+      return;
+    }
     SDFGRT_CALL(symbols, MemFreeAsync, reinterpret_cast<vendor::DevicePtr>(ptr),
                 s);
   });
@@ -963,6 +1042,296 @@ void sdfgrtMemset8(void *dst, uint8_t value, size_t count, void *stream) {
     SDFGRT_CALL(symbols, MemsetD8Async,
                 reinterpret_cast<vendor::DevicePtr>(dst), value, count, s);
   });
+}
+
+//===----------------------------------------------------------------------===//
+// C ABI: copies and memsets of strided views
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Enqueues the planned rectangles between two views' first elements.
+bool copyRectangles(const Symbols &symbols, char *dst, const char *src,
+                    const std::vector<Rectangle> &rectangles, Stream stream) {
+  for (const Rectangle &r : rectangles) {
+    char *to = dst + r.dstOffset;
+    char *from = const_cast<char *>(src) + r.srcOffset;
+    bool ok = r.height == 1
+                  ? vendor::memcpyAsync(symbols, to, from, r.widthBytes, stream)
+                  : vendor::memcpy2DAsync(symbols, to, r.dstPitch, from,
+                                          r.srcPitch, r.widthBytes, r.height,
+                                          stream);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/// Copies through a dense stream-ordered temporary, for views that
+/// overlap (vendor copies are not memmoves) or a memset of a view that
+/// is not dense.
+template <typename Fill>
+void throughTemporary(const Symbols &symbols, size_t bytes, Stream stream,
+                      Fill &&fill) {
+  vendor::DevicePtr staging{};
+  if (!SDFGRT_CALL(symbols, MemAllocAsync, &staging, bytes, stream))
+    return;
+  fill(reinterpret_cast<char *>(staging));
+  // Freed even after a failure: the error model frees what a call took.
+  SDFGRT_CALL(symbols, MemFreeAsync, staging, stream);
+}
+
+/// Sets `count` dense elements of `elementSize` bytes to `value`. No
+/// vendor sets 64-bit elements: one element is set as two 32-bit words,
+/// then copied onto the next ones, doubling the set part each time
+/// (log2(count) copies, all stream-ordered and capturable).
+bool fillDense(const Symbols &symbols, char *dst, int64_t elementSize,
+               uint64_t value, size_t count, Stream stream) {
+  auto ptr = [](char *p) { return reinterpret_cast<vendor::DevicePtr>(p); };
+  switch (elementSize) {
+  case 1:
+    return SDFGRT_CALL(symbols, MemsetD8Async, ptr(dst),
+                       static_cast<uint8_t>(value), count, stream);
+  case 2:
+    return SDFGRT_CALL(symbols, MemsetD16Async, ptr(dst),
+                       static_cast<uint16_t>(value), count, stream);
+  case 4:
+    return SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst),
+                       static_cast<uint32_t>(value), count, stream);
+  default:
+    break;
+  }
+  auto low = static_cast<uint32_t>(value), high = static_cast<uint32_t>(value >> 32);
+  if (low == high)
+    return SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst), low, 2 * count,
+                       stream);
+  if (!SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst), low, 1, stream) ||
+      !SDFGRT_CALL(symbols, MemsetD32Async, ptr(dst + 4), high, 1, stream))
+    return false;
+  for (size_t done = 1; done < count;) {
+    size_t step = std::min(done, count - done);
+    if (!vendor::memcpyAsync(symbols, dst + done * 8, dst, step * 8, stream))
+      return false;
+    done += step;
+  }
+  return true;
+}
+
+} // namespace
+
+void sdfgrtMemcpyStrided(int64_t rank, void *dstDescriptor,
+                         void *srcDescriptor, int64_t elementSize,
+                         void *stream) {
+  View dst = viewOf(dstDescriptor, rank, elementSize);
+  View src = viewOf(srcDescriptor, rank, elementSize);
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    std::vector<Rectangle> rectangles;
+    if (const char *error = planStridedCopy(rank, dst.sizes, dst.strides,
+                                            src.strides, elementSize,
+                                            rectangles)) {
+      recordFailure("sdfgrtMemcpyStrided: %s", error);
+      return;
+    }
+    if (rectangles.empty() ||
+        (dst.first == src.first &&
+         std::equal(dst.strides, dst.strides + rank, src.strides)))
+      return;
+    size_t dstExtent = viewExtent(rank, dst.sizes, dst.strides, elementSize);
+    size_t srcExtent = viewExtent(rank, dst.sizes, src.strides, elementSize);
+    if (dst.first + dstExtent <= src.first ||
+        src.first + srcExtent <= dst.first) {
+      copyRectangles(symbols, dst.first, src.first, rectangles, s);
+      return;
+    }
+    size_t bytes = elementCount(rank, dst.sizes) * elementSize;
+    throughTemporary(symbols, bytes, s, [&](char *staging) {
+      std::vector<Rectangle> in, out;
+      planStridedCopy(rank, dst.sizes, nullptr, src.strides, elementSize, in);
+      planStridedCopy(rank, dst.sizes, dst.strides, nullptr, elementSize, out);
+      copyRectangles(symbols, staging, src.first, in, s) &&
+          copyRectangles(symbols, dst.first, staging, out, s);
+    });
+  });
+}
+
+void sdfgrtMemsetStrided(int64_t rank, void *dstDescriptor,
+                         int64_t elementSize, uint64_t value, void *stream) {
+  View dst = viewOf(dstDescriptor, rank, elementSize);
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    if (elementSize != 1 && elementSize != 2 && elementSize != 4 &&
+        elementSize != 8) {
+      recordFailure("sdfgrtMemsetStrided: elements of %lld bytes cannot be "
+                    "set (1, 2, 4 or 8)",
+                    static_cast<long long>(elementSize));
+      return;
+    }
+    std::vector<Rectangle> rectangles;
+    if (const char *error = planStridedCopy(rank, dst.sizes, dst.strides,
+                                            nullptr, elementSize,
+                                            rectangles)) {
+      recordFailure("sdfgrtMemsetStrided: %s", error);
+      return;
+    }
+    size_t count = elementCount(rank, dst.sizes);
+    if (rectangles.empty())
+      return;
+    if (rectangles.size() == 1 && rectangles[0].height == 1) {
+      fillDense(symbols, dst.first, elementSize, value, count, s);
+      return;
+    }
+    throughTemporary(symbols, count * elementSize, s, [&](char *staging) {
+      fillDense(symbols, staging, elementSize, value, count, s) &&
+          copyRectangles(symbols, dst.first, staging, rectangles, s);
+    });
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// C ABI: host memory and the default device
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Page-locks (or releases) host memory for every context. Registration is
+/// not stream-ordered and is a call that a graph capture in global or
+/// thread-local mode forbids (it would invalidate the capture), so it is
+/// refused while one is in progress: the legacy default stream reports
+/// such a capture (vendor::isCapturing).
+void registerHostMemory(const char *entry, void *ptr, size_t sizeBytes,
+                        bool registering) {
+  onStream(nullptr, [&](const Symbols &symbols, Stream s, Context) {
+    bool capturing = false;
+    if (!vendor::isCapturing(symbols, s, capturing))
+      return;
+    if (capturing) {
+      recordFailure("%s: host memory cannot be registered or unregistered "
+                    "while a stream is being captured into a graph; do it "
+                    "before the capture begins",
+                    entry);
+      return;
+    }
+    if (registering)
+      vendor::registerHost(symbols, ptr, sizeBytes);
+    else
+      SDFGRT_CALL(symbols, MemHostUnregister, ptr);
+  });
+}
+
+/// The bytes of a memref that host registration covers: from its first
+/// element to one past its last.
+void memRefRange(int64_t rank, void *descriptor, int64_t elementSize,
+                 void *&first, size_t &bytes) {
+  View view = viewOf(descriptor, rank, elementSize);
+  first = view.first;
+  bytes = viewExtent(rank, view.sizes, view.strides, elementSize);
+}
+
+} // namespace
+
+void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
+  if (ptr && sizeBytes)
+    registerHostMemory("mgpuMemHostRegister", ptr, sizeBytes, true);
+}
+
+void mgpuMemHostUnregister(void *ptr) {
+  if (ptr)
+    registerHostMemory("mgpuMemHostUnregister", ptr, 0, false);
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementSizeBytes) {
+  void *first;
+  size_t bytes;
+  memRefRange(rank, descriptor, elementSizeBytes, first, bytes);
+  if (first && bytes)
+    registerHostMemory("mgpuMemHostRegisterMemRef", first, bytes, true);
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                 int64_t elementSizeBytes) {
+  void *first;
+  size_t bytes;
+  memRefRange(rank, descriptor, elementSizeBytes, first, bytes);
+  if (first && bytes)
+    registerHostMemory("mgpuMemHostUnregisterMemRef", first, 0, false);
+}
+
+namespace {
+
+/// Device copies of TMA descriptors, one per context and descriptor
+/// contents: programs create their descriptors at every call, and the same
+/// descriptor must neither allocate nor leak again. Never freed (as many
+/// as distinct views a process describes).
+struct TensorMapCache {
+  std::mutex mutex;
+  std::map<std::pair<Context, std::string>, void *> copies;
+};
+
+TensorMapCache &tensorMaps() {
+  static TensorMapCache *instance = new TensorMapCache;
+  return *instance;
+}
+
+} // namespace
+
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *box) {
+  void *result = nullptr;
+  if constexpr (!vendor::kHasTensorMaps) {
+    if (startOperation())
+      recordFailure("mgpuTensorMapEncodeTiledMemref: TMA descriptors "
+                    "(nvgpu.tma.create.descriptor) are not supported by %s",
+                    vendor::kName);
+  } else {
+    onStream(nullptr, [&](const Symbols &symbols, Stream s, Context context) {
+      // The device copy is a synchronous allocation and copy, which a graph
+      // capture forbids.
+      bool capturing = false;
+      if (!vendor::isCapturing(symbols, s, capturing))
+        return;
+      if (capturing) {
+        recordFailure("mgpuTensorMapEncodeTiledMemref: a TMA descriptor "
+                      "cannot be created while a stream is being captured "
+                      "into a graph; create it before the capture begins");
+        return;
+      }
+      vendor::TensorMap map;
+      std::memset(&map, 0, sizeof(map));
+      if (!vendor::encodeTensorMap(symbols, map, rank, descriptor, dataType,
+                                   interleave, swizzle, l2Promotion, oobFill,
+                                   box))
+        return;
+      TensorMapCache &cache = tensorMaps();
+      std::lock_guard<std::mutex> lock(cache.mutex);
+      auto key = std::make_pair(
+          context, std::string(reinterpret_cast<const char *>(&map),
+                               sizeof(map)));
+      auto it = cache.copies.find(key);
+      if (it != cache.copies.end()) {
+        result = it->second;
+        return;
+      }
+      if (vendor::copyTensorMapToDevice(symbols, map, result))
+        cache.copies.emplace(std::move(key), result);
+    });
+  }
+  return result;
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  const Symbols *symbols = startOperation() ? vendorSymbols() : nullptr;
+  if (!symbols)
+    return;
+  if (!vendor::setDefaultDevice(*symbols, device))
+    return;
+  Library &lib = library();
+  std::lock_guard<std::mutex> lock(lib.mutex);
+  if (lib.defaultDevice != device) {
+    lib.defaultDevice = device;
+    lib.defaultContext = kNoContext;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1209,6 +1578,7 @@ void sdfgrt::resetForTesting() {
     lib.state.store(LibraryState::Unopened, std::memory_order_release);
     lib.symbols = Symbols();
     lib.defaultContext = kNoContext;
+    lib.defaultDevice = 0;
     lib.failureCode = 0;
     lib.failure.clear();
   }

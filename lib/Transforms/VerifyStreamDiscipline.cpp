@@ -16,6 +16,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <optional>
+
 namespace mlir {
 namespace sdfg {
 #define GEN_PASS_DEF_VERIFYSTREAMDISCIPLINE
@@ -34,8 +36,16 @@ struct VerifyStreamDiscipline
 };
 
 /// What a runtime function does with streams.
-enum class CallKind { Other, CreatesStream, DestroysStream, SyncsDevice,
-                      TakesStream, TakesEvent, RunsOnDefaultStream };
+enum class CallKind {
+  Other,
+  CreatesStream,
+  DestroysStream,
+  SyncsDevice,
+  TakesStream,
+  TakesEvent,
+  RunsOnDefaultStream,
+  NotInRuntime
+};
 struct CallInfo {
   CallKind kind = CallKind::Other;
   /// Operand index of the stream (TakesStream) or event (TakesEvent), or
@@ -64,26 +74,29 @@ static CallInfo classifyVendorCall(StringRef callee) {
       .Default({});
 }
 
+/// What `callee` does with streams. The runtime's own entries come from
+/// RuntimeEntries.def, the list the runtime is checked against, so an
+/// mgpu*/sdfgrt* function that it lacks (one that would fail to link or
+/// load) is reported rather than passed.
 static CallInfo classify(StringRef callee) {
   using K = CallKind;
-  return llvm::StringSwitch<CallInfo>(callee)
-      // MLIR's runtime ABI and SDFGStream's runtime.
-      .Case("mgpuStreamCreate", {K::CreatesStream})
-      .Case("mgpuStreamDestroy", {K::DestroysStream})
-      .Case("mgpuLaunchKernel", {K::TakesStream, 8})
-      .Case("mgpuLaunchClusterKernel", {K::TakesStream, 11})
-      .Case("mgpuMemAlloc", {K::TakesStream, 1})
-      .Case("mgpuMemFree", {K::TakesStream, 1})
-      .Case("mgpuMemcpy", {K::TakesStream, 3})
-      .Case("mgpuMemset32", {K::TakesStream, 3})
-      .Case("mgpuMemset16", {K::TakesStream, 3})
-      .Case("sdfgrtMemset8", {K::TakesStream, 3})
-      .Case("mgpuStreamSynchronize", {K::TakesStream, 0})
-      .Case("mgpuStreamWaitEvent", {K::TakesStream, 0})
-      .Case("mgpuEventRecord", {K::TakesStream, 1})
-      .Case("mgpuEventSynchronize", {K::TakesEvent, 0})
-      .Case("mgpuEventDestroy", {K::TakesEvent, 0})
-      .Default(classifyVendorCall(callee));
+  std::optional<CallInfo> known =
+      llvm::StringSwitch<std::optional<CallInfo>>(callee)
+#define SDFGRT_RUNTIME_ENTRY(name, stream)                                     \
+  .Case(#name, stream < 0 ? CallInfo{K::Other}                                 \
+                          : CallInfo{K::TakesStream, unsigned(stream)})
+#include "SDFGStream/Runtime/RuntimeEntries.def"
+          // MLIR's runtime ABI that the runtime leaves out on purpose.
+          .Case("mgpuStreamCreate", CallInfo{K::CreatesStream})
+          .Case("mgpuStreamDestroy", CallInfo{K::DestroysStream})
+          .Case("mgpuEventSynchronize", CallInfo{K::TakesEvent, 0})
+          .Case("mgpuEventDestroy", CallInfo{K::TakesEvent, 0})
+          .Default(std::nullopt);
+  if (known)
+    return *known;
+  if (callee.starts_with("mgpu") || callee.starts_with("sdfgrt"))
+    return {K::NotInRuntime};
+  return classifyVendorCall(callee);
 }
 
 /// Returns true if `value` is a compile-time constant pointer (null, or an
@@ -163,6 +176,11 @@ void VerifyStreamDiscipline::runOnOperation() {
       break;
     case CallKind::DestroysStream:
       call.emitError() << "destroys a stream (" << callee << ")";
+      break;
+    case CallKind::NotInRuntime:
+      call.emitError() << "calls " << callee
+                       << ", which the SDFGStream runtime does not implement "
+                          "(the program would fail to link or load)";
       break;
     case CallKind::SyncsDevice:
       call.emitError() << "synchronizes the whole device or context ("

@@ -72,3 +72,27 @@ sdfg.sdfg @cpu_program(%A: memref<8xi32>, %out: memref<i32>) target(cpu) {
   sdfg.reduce max %A into %out : memref<8xi32> -> memref<i32>
   sdfg.return
 }
+
+// -----
+
+// An i1 has no atomics (it is one bit of a byte): its GPU reduction is one
+// block that combines its threads' partials in workgroup memory, and no
+// memset of the output precedes it.
+// CHECK-LABEL: gpu.module @__sdfg_reduce_add_i1_gpu
+// CHECK: gpu.func @reduce(%[[IN:.*]]: memref<?xi1, 1>, %[[OUT:.*]]: memref<i1, 1>, %[[N:.*]]: index)
+// CHECK-SAME: workgroup(%[[PARTIALS:.*]] : memref<256xi1, #gpu.address_space<workgroup>>)
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[R:.*]] = scf.for %{{.*}} = %[[TID]] to %[[N]] step
+// CHECK: arith.addi
+// CHECK: memref.store %[[R]], %[[PARTIALS]][%[[TID]]]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[OUT]][] : memref<i1, 1>
+// CHECK-NOT: atomic_rmw
+// CHECK-LABEL: sdfg.sdfg private @__sdfg_reduce_add_i1_gpu
+// CHECK-NOT: gpu.memset
+// CHECK: gpu.launch_func {{.*}}@__sdfg_reduce_add_i1_gpu_kernels::@reduce blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%{{.*}}, %[[ONE]], %[[ONE]])
+sdfg.sdfg @bool_program(%A: memref<?xi1, 1>, %out: memref<i1, 1>) target(gpu) {
+  sdfg.reduce add %A into %out : memref<?xi1, 1> -> memref<i1, 1>
+  sdfg.return
+}

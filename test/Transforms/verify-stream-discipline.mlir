@@ -244,3 +244,38 @@ func.func @on_caller_stream(%stream: !gpu.async.token, %m: memref<16xf32>, %v: f
   %1 = gpu.dealloc async [%0] %m : memref<16xf32>
   return
 }
+
+// -----
+
+// Host registration (upstream's lowering of gpu.host_register and
+// gpu.host_unregister) calls entries the runtime has: it passes.
+func.func @host_register(%m: memref<*xf32>) {
+  gpu.host_register %m : memref<*xf32>
+  gpu.host_unregister %m : memref<*xf32>
+  return
+}
+
+// -----
+
+// An MLIR runtime entry that the SDFGStream runtime lacks would fail when
+// the program is linked or loaded: reported at the call.
+llvm.func @mgpuSpMV(i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr)
+llvm.func @sparse(%a: i32, %p: !llvm.ptr, %stream: !llvm.ptr) {
+  // expected-error @+1 {{calls mgpuSpMV, which the SDFGStream runtime does not implement (the program would fail to link or load)}}
+  llvm.call @mgpuSpMV(%a, %p, %p, %p, %a, %p, %stream) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// So does one of SDFGStream's own that does not exist, and the event API
+// that the runtime leaves out on purpose.
+llvm.func @sdfgrtMemset64(!llvm.ptr, i64, i64, !llvm.ptr)
+llvm.func @mgpuEventRecord(!llvm.ptr, !llvm.ptr)
+llvm.func @unknown_entries(%p: !llvm.ptr, %n: i64, %stream: !llvm.ptr) {
+  // expected-error @+1 {{calls sdfgrtMemset64, which the SDFGStream runtime does not implement}}
+  llvm.call @sdfgrtMemset64(%p, %n, %n, %stream) : (!llvm.ptr, i64, i64, !llvm.ptr) -> ()
+  // expected-error @+1 {{calls mgpuEventRecord, which the SDFGStream runtime does not implement}}
+  llvm.call @mgpuEventRecord(%p, %stream) : (!llvm.ptr, !llvm.ptr) -> ()
+  llvm.return
+}

@@ -196,13 +196,16 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   ENTER("cuDeviceGet");
   *device = ordinal;
-  return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+  return ordinal == 0 || ordinal == 1 ? CUDA_SUCCESS
+                                      : CUDA_ERROR_INVALID_DEVICE;
 }
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
   ENTER("cuDevicePrimaryCtxRetain");
-  *context = fakecuda::context(0);
-  return device == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+  if (device != 0 && device != 1)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *context = fakecuda::context(device == 0 ? 0 : 2);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetCurrent(CUcontext *context) {
@@ -254,6 +257,12 @@ CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
   ENTER("cuStreamIsCapturing");
   if (CUresult result = checkStream(stream))
     return result;
+  // Captures are in global mode: the legacy default stream (0, 1) cannot
+  // be used, nor queried, while any stream captures.
+  if (reinterpret_cast<uintptr_t>(stream) <= 1)
+    for (const CUstream_st &other : streams)
+      if (other.capturing)
+        return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
   *status = !isSpecial(stream) && stream->capturing
                 ? CU_STREAM_CAPTURE_STATUS_ACTIVE
                 : CU_STREAM_CAPTURE_STATUS_NONE;
@@ -486,6 +495,31 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t size,
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *copy, CUstream stream) {
+  ENTER("cuMemcpy2DAsync");
+  if (CUresult result = checkStream(stream))
+    return result;
+  // Only what the runtime uses: unified addresses, no array or X/Y origin.
+  if (copy->srcMemoryType != CU_MEMORYTYPE_UNIFIED ||
+      copy->dstMemoryType != CU_MEMORYTYPE_UNIFIED || copy->srcXInBytes ||
+      copy->srcY || copy->dstXInBytes || copy->dstY ||
+      copy->srcPitch < copy->WidthInBytes ||
+      copy->dstPitch < copy->WidthInBytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t rows = copy->Height;
+  CUdeviceptr src = copy->srcDevice, dst = copy->dstDevice;
+  // Like cuMemcpyAsync here: overlapping spans are the caller's bug.
+  if (rows && dst < src + (rows - 1) * copy->srcPitch + copy->WidthInBytes &&
+      src < dst + (rows - 1) * copy->dstPitch + copy->WidthInBytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t row = 0; row < rows; ++row)
+    std::memcpy(reinterpret_cast<void *>(dst + row * copy->dstPitch),
+                reinterpret_cast<void *>(src + row * copy->srcPitch),
+                copy->WidthInBytes);
+  driver().lastMemoryStream = stream;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count,
                           CUstream stream) {
   return fill("cuMemsetD32Async", dst, value, count, stream);
@@ -499,4 +533,101 @@ CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
                          CUstream stream) {
   return fill("cuMemsetD8Async", dst, value, count, stream);
+}
+
+CUresult cuMemHostRegister(void *ptr, size_t size, unsigned int flags) {
+  ENTER("cuMemHostRegister");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  auto &registered = driver().registeredHostMemory;
+  if (registered.count(reinterpret_cast<uintptr_t>(ptr)))
+    return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  registered[reinterpret_cast<uintptr_t>(ptr)] = {size, flags};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostUnregister(void *ptr) {
+  ENTER("cuMemHostUnregister");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!driver().registeredHostMemory.erase(reinterpret_cast<uintptr_t>(ptr)))
+    return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t size, unsigned int flags) {
+  ENTER("cuMemAllocManaged");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+    return CUDA_ERROR_INVALID_VALUE;
+  *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
+  driver().allocations[*ptr] = {size, current()->device, true};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr ptr) {
+  ENTER("cuMemFree");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  auto it = driver().allocations.find(ptr);
+  if (it == driver().allocations.end())
+    return CUDA_ERROR_INVALID_VALUE;
+  driver().allocations.erase(it);
+  std::free(reinterpret_cast<void *>(ptr));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType dataType,
+                                cuuint32_t rank, void *address,
+                                const cuuint64_t *dims,
+                                const cuuint64_t *strides,
+                                const cuuint32_t *box,
+                                const cuuint32_t *elementStrides,
+                                CUtensorMapInterleave, CUtensorMapSwizzle,
+                                CUtensorMapL2promotion,
+                                CUtensorMapFloatOOBfill) {
+  ENTER("cuTensorMapEncodeTiled");
+  // What the real encoder checks first: a 16-byte aligned address and
+  // pitches, a box of at most 256 elements per dimension.
+  if (rank < 1 || rank > 5 || reinterpret_cast<uintptr_t>(address) % 16)
+    return CUDA_ERROR_INVALID_VALUE;
+  fakecuda::TensorMapRequest request{dataType, rank, address, {}, {}, {}};
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    if (box[i] > 256 || elementStrides[i] != 1)
+      return CUDA_ERROR_INVALID_VALUE;
+    request.dims.push_back(dims[i]);
+    request.box.push_back(box[i]);
+    if (i + 1 < rank) {
+      if (strides[i] % 16)
+        return CUDA_ERROR_INVALID_VALUE;
+      request.strides.push_back(strides[i]);
+    }
+  }
+  driver().tensorMaps.push_back(request);
+  // The "encoding", deterministic like the real one: the address, the
+  // dimensions and the box.
+  std::memset(map, 0, sizeof(*map));
+  char *bytes = reinterpret_cast<char *>(map);
+  std::memcpy(bytes, &address, sizeof(address));
+  std::memcpy(bytes + 8, dims, rank * sizeof(cuuint64_t));
+  std::memcpy(bytes + 48, box, rank * sizeof(cuuint32_t));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *ptr, size_t size) {
+  ENTER("cuMemAlloc");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
+  driver().allocations[*ptr] = {size, current()->device, false};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t size) {
+  ENTER("cuMemcpyHtoD");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  std::memcpy(reinterpret_cast<void *>(dst), src, size);
+  return CUDA_SUCCESS;
 }

@@ -87,6 +87,15 @@ struct Allocation {
   bool managed;
 };
 
+/// A cuTensorMapEncodeTiled call, dimensions innermost first.
+struct TensorMapRequest {
+  CUtensorMapDataType dataType;
+  unsigned rank;
+  void *address;
+  std::vector<unsigned long long> dims, strides;
+  std::vector<unsigned> box;
+};
+
 struct Driver {
   // Calls by the name written in cuda.h (cuCtxPushCurrent, not *_v2).
   std::map<std::string, int> calls;
@@ -111,6 +120,13 @@ struct Driver {
   // Memory by base address: cuMemAllocAsync adds the stream's device's;
   // tests add their own (other devices, managed memory).
   std::map<uintptr_t, Allocation> allocations;
+  // Host memory registered (cuMemHostRegister) by base address.
+  struct HostRegistration {
+    size_t size;
+    unsigned flags;
+  };
+  std::map<uintptr_t, HostRegistration> registeredHostMemory;
+  std::vector<TensorMapRequest> tensorMaps;
 
   int count(const std::string &call) const {
     auto it = calls.find(call);
@@ -123,8 +139,8 @@ struct Driver {
 Driver &driver();
 /// Forgets everything, including the calling thread's current contexts.
 void reset();
-/// Distinct contexts: 0 is device 0's primary context; 0 and 1 are on
-/// device 0, 2 and 3 on device 1.
+/// Distinct contexts: 0 and 2 are the primary contexts of devices 0 and 1;
+/// 0 and 1 are on device 0, 2 and 3 on device 1.
 CUcontext context(int id);
 /// A new stream of `context`.
 CUstream createStream(CUcontext context);

@@ -213,16 +213,6 @@ TEST_F(RuntimeTest, CallsNest) {
   EXPECT_EQ(sdfgrtEndCall(), 0);
 }
 
-TEST_F(RuntimeTest, HostSharedAllocationIsRefused) {
-  sdfgrtSetLocation("prog.mlir:7:3");
-  EXPECT_EQ(mgpuMemAlloc(64, nullptr, true), nullptr);
-  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
-  std::string text = sdfgrtGetLastError();
-  EXPECT_NE(text.find("host-shared"), std::string::npos) << text;
-  EXPECT_TRUE(endsWith(text, " at prog.mlir:7:3")) << text;
-  EXPECT_EQ(counters().libraryOpens, 0);
-}
-
 TEST_F(RuntimeTest, EmptyRequestsDoNothing) {
   int value = 0;
   EXPECT_EQ(mgpuMemAlloc(0, nullptr, false), nullptr);
@@ -318,6 +308,21 @@ TEST_F(RuntimeTest, ClusterLaunchIsUnsupportedOnHip) {
   EXPECT_NE(text.find("not supported by HIP"), std::string::npos) << text;
   EXPECT_EQ(counters().libraryOpens, 0);
   mgpuModuleUnload(module);
+}
+
+TEST_F(RuntimeTest, TensorMapsAreUnsupportedOnHip) {
+  float data[16];
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[1], strides[1];
+  } view{data, data, 0, {16}, {1}};
+  int64_t box[] = {16};
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(1, &view, 7, 0, 0, 0, 0, box),
+            nullptr);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), kRuntimeFailure);
+  std::string text = sdfgrtGetLastError();
+  EXPECT_NE(text.find("TMA descriptors"), std::string::npos) << text;
+  EXPECT_EQ(counters().libraryOpens, 0);
 }
 #endif
 

@@ -37,16 +37,35 @@ struct LowerToGpuPipelineOptions
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("Kernel binary format: fatbin (CUDA default), bin "
-                     "(cubin / hsaco; ROCm default) or isa (PTX / AMDGCN "
-                     "assembly, compiled when first loaded)")};
+                     "(cubin / hsaco; ROCm default), isa (PTX / AMDGCN "
+                     "assembly, compiled when first loaded) or llvm (LLVM "
+                     "IR, for offloading)")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features of the kernels (e.g. +ptx80 for CUDA, "
+                     "+xnack for ROCm; default: the chip's)")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("Toolkit path for the kernel compiler (CUDA: where "
-                     "bin/ptxas lives; ROCm: where amdgcn/bitcode and "
-                     "llvm/bin/ld.lld live)")};
+                     "bin/ptxas lives; ROCm: where amdgcn/bitcode lives, "
+                     "found in ROCM_PATH, /opt/rocm or Debian's "
+                     "/usr/lib/<arch>-linux-gnu when not given)")};
+  PassOptions::Option<std::string> compilerOptions{
+      *this, "compiler-options",
+      llvm::cl::desc("Options for the downstream kernel compiler (ptxas)")};
   PassOptions::Option<unsigned> optLevel{
-      *this, "opt-level", llvm::cl::desc("Kernel optimization level"),
+      *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
       llvm::cl::init(3)};
+  PassOptions::Option<bool> hostBarePtrCallConv{
+      *this, "host-bare-ptr-calling-convention",
+      llvm::cl::desc("Host functions take statically shaped memrefs as bare "
+                     "pointers (as upstream's option of that name)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> kernelBarePtrCallConv{
+      *this, "kernel-bare-ptr-calling-convention",
+      llvm::cl::desc("Kernels take statically shaped memrefs as bare "
+                     "pointers (as upstream's option of that name)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> syncCall{
       *this, "sync-call",
       llvm::cl::desc("Make calls synchronous (make-sync-call)"),
@@ -70,6 +89,14 @@ struct LowerToGpuPipelineOptions
 
 /// The GPU vendor a pipeline lowers to. Everything else is shared.
 enum class GpuVendor { CUDA, ROCm };
+
+/// Fails, with the reason in `error`, for options the pipeline cannot work
+/// with (unknown format or chip, opt-level above 3, a toolkit without what
+/// the format needs). The registered pipelines check this first; callers
+/// of buildLowerToGpuPipeline should too.
+LogicalResult verifyLowerToGpuPipelineOptions(
+    GpuVendor vendor, const LowerToGpuPipelineOptions &options,
+    std::string &error);
 
 /// Adds the whole lowering of SDFGStream programs to `pm`: library node
 /// expansion, the external stream, host code to the LLVM dialect on the

@@ -26,6 +26,12 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
     memref descriptors, symbols and scalars by value, the stream last as
     `void *`.
 
+    A public `func.func` with a body is a program too: it gets
+    `llvm.emit_c_interface`, and one that takes the caller's stream
+    (`add-external-gpu-stream` marked the argument) and returns nothing
+    returns the call's status the same way, its `func.call`s getting the
+    (ignored) `i32` result.
+
     Example: `sdfg.sdfg @p(%A: memref<4xf32>, %s: !sdfg.stream {...})`
     becomes `func.func @p(%A: memref<4xf32>, %s: !sdfg.stream {...}) -> i32
     attributes {llvm.emit_c_interface}`.
@@ -45,12 +51,22 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
     * `!sdfg.stream` becomes `!llvm.ptr` (`void *`); `sdfg.init_streams`
       and `sdfg.stream_token` become that pointer, so every upstream `gpu`
       op's single async dependency *is* the caller's stream, and the
-      upstream `gpu-to-llvm` patterns pass it to `mgpuMemAlloc`,
-      `mgpuMemFree`, `mgpuMemcpy`, `mgpuMemset32/16` and to the
-      `gpu.launch_func` async object (which the translation passes to
-      `mgpuLaunchKernel`);
+      upstream `gpu-to-llvm` patterns pass it to the `gpu.launch_func`
+      async object (which the translation passes to `mgpuLaunchKernel`);
+    * `gpu.alloc` becomes `mgpuMemAlloc(bytes, stream, hostShared)`
+      (`host_shared`: managed memory, not stream-ordered, refused by the
+      runtime during a graph capture) and `gpu.dealloc` `mgpuMemFree`; the
+      pointer is cast to and from the memref's address space (numbered
+      spaces such as `memref<?xf32, 1>` included);
     * `sdfg.sync` becomes `mgpuStreamSynchronize(stream)`;
-    * 8-bit `gpu.memset` becomes `sdfgrtMemset8` (upstream has no lowering);
+    * `gpu.memcpy` and `gpu.memset` address each view from its first
+      element (aligned pointer plus offset: upstream drops the offset of a
+      copy's destination). Dense views become `mgpuMemcpy`,
+      `sdfgrtMemset8` (also for `i1`), `mgpuMemset16` or `mgpuMemset32`;
+      a view that is not provably dense, and any 64-bit memset, passes its
+      memref descriptor to `sdfgrtMemcpyStrided` / `sdfgrtMemsetStrided`,
+      which split it into 2D copies on the stream. Values wider than 64
+      bits cannot be set;
     * before every GPU operation, `sdfgrtSetLocation` records the op's
       source location for the runtime's error message;
     * `func`, `arith`, `cf`, `memref`, `index`, `math`, `ub` (and any
@@ -61,8 +77,43 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
     creating, synchronizing or destroying a stream) is an error, as is any
     `gpu` op left over: nothing is left silently unconverted.
   }];
+  let options = [
+    Option<"hostBarePtrCallConv", "host-bare-ptr-calling-convention", "bool",
+           /*default=*/"false",
+           "Host functions take statically shaped memrefs as bare pointers">,
+    Option<"kernelBarePtrCallConv", "kernel-bare-ptr-calling-convention",
+           "bool", /*default=*/"false",
+           "Kernels take statically shaped memrefs as bare pointers (must "
+           "match the kernel lowering's option)">
+  ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def AssembleAmdgpuKernels : Pass<"assemble-amdgpu-kernels", "ModuleOp"> {
+  let summary = "Turn AMDGCN assembly kernels into HSA code objects";
+  let description = [{
+    Replaces every `#rocdl.target` object of a `gpu.binary` that is AMDGCN
+    assembly (`gpu-module-to-binary` with `format=isa`) by the HSA code
+    object (`bin`) that `llvm-mc` and `ld.lld -shared` make of it, the two
+    steps `gpu-module-to-binary` itself runs for `format=bin` with an
+    `ld.lld` that it only looks for at `<toolkit>/llvm/bin`. It lets
+    `sdfg-lower-to-rocm` make code objects where the device libraries and
+    LLVM's tools are installed apart (Debian: `rocm-device-libs` in
+    `/usr/lib/<arch>-linux-gnu`, `lld-22` in `/usr/lib/llvm-22/bin`).
+
+    Example: `sdfg-opt --gpu-module-to-binary=format=isa
+    --assemble-amdgpu-kernels="ld-lld=/usr/lib/llvm-22/bin/ld.lld
+    llvm-mc=/usr/lib/llvm-22/bin/llvm-mc"`.
+  }];
+  let options = [
+    Option<"llvmMc", "llvm-mc", "std::string", /*default=*/"\"llvm-mc\"",
+           "The llvm-mc to assemble with (a path, or a name looked up in "
+           "the tools of the LLVM that MLIR comes from, then in PATH)">,
+    Option<"ldLld", "ld-lld", "std::string", /*default=*/"\"ld.lld\"",
+           "The ld.lld to link with (a path, or a name looked up as for "
+           "llvm-mc)">
   ];
 }
 

@@ -15,9 +15,12 @@
 |*  - mgpu*: the ABI that MLIR's gpu-to-llvm lowering and the gpu.module      *|
 |*    translation emit calls to (only the stream-honouring subset: there is   *|
 |*    deliberately no mgpuStreamCreate/Destroy or event API, so code that     *|
-|*    would create streams does not link);                                    *|
+|*    would create streams does not link, and no cuSPARSE wrapper);           *|
 |*  - sdfgrt*: SDFGStream's own (call status, error text, op locations,       *|
 |*    stream ordering for the host API, timers).                              *|
+|*                                                                            *|
+|* RuntimeEntries.def lists every entry point declared here; keep the two in  *|
+|* step (verify-stream-discipline rejects calls to anything else).            *|
 |*                                                                            *|
 |* A program library made by sdfg-compile links the static runtime and        *|
 |* exports all of these: it has its own copy of the runtime state (errors,    *|
@@ -33,7 +36,7 @@
 |*                                                                            *|
 |* Error codes are the vendor's (CUresult, hipError_t), or -1 for a failure   *|
 |* the runtime detects itself: vendor library missing or lacking a symbol, a  *|
-|* refused request (host-shared allocation, cluster launch on HIP), a null    *|
+|* refused request (host memory during capture, cluster launch on HIP), a null*|
 |* kernel handle, an unknown timed program.                                   *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -143,11 +146,18 @@ SDFGRT_EXPORT void mgpuStreamSynchronize(void *stream);
 
 /* Stream-ordered allocation from the memory pool current for the stream's
  * device (cuMemAllocAsync/hipMallocAsync), so a pool the caller set is used;
- * NULL on failure and, without any call, for 0 bytes. Host-shared memory
- * cannot be stream-ordered: refused (NULL, error -1). */
+ * NULL on failure and, without any call, for 0 bytes.
+ * Host-shared (gpu.alloc host_shared): managed memory attached globally
+ * (cuMemAllocManaged/hipMallocManaged) in the stream's context. It is not
+ * stream-ordered: usable at once by the host and any stream; while the
+ * stream is being captured into a graph it is refused (NULL, error -1). */
 SDFGRT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                  bool isHostShared);
-/* Stream-ordered free (cuMemFreeAsync/hipFreeAsync); NULL is ignored. */
+/* Stream-ordered free (cuMemFreeAsync/hipFreeAsync); NULL is ignored. A
+ * host-shared allocation has no stream-ordered free: the host waits for
+ * `stream` (never the device), then frees it (cuMemFree/hipFree, which the
+ * vendor may synchronize further); refused (-1, kept allocated) while the
+ * stream is being captured. */
 SDFGRT_EXPORT void mgpuMemFree(void *ptr, void *stream);
 
 /* Copies in either direction (unified addressing), as memmove: overlapping
@@ -161,6 +171,65 @@ SDFGRT_EXPORT void mgpuMemset16(void *dst, uint16_t value, size_t count,
                                 void *stream);
 SDFGRT_EXPORT void sdfgrtMemset8(void *dst, uint8_t value, size_t count,
                                  void *stream);
+
+/* Copies between two views of one shape given by MLIR memref descriptors
+ * (StridedMemRefType: allocated and aligned pointers, offset, `rank` sizes,
+ * `rank` strides, in elements of `elementSize` bytes), each from its
+ * aligned pointer plus offset. Dimensions dense in both views merge; the
+ * rest becomes 2D copies (cuMemcpy2DAsync / hipMemcpy2DAsync), one per
+ * index of the dimensions beyond the two innermost. Overlapping views go
+ * through a stream-ordered temporary. Fails (-1) for a zero or negative
+ * stride or overlapping rows. Emitted for a gpu.memcpy of a view that is
+ * not provably dense. */
+SDFGRT_EXPORT void sdfgrtMemcpyStrided(int64_t rank, void *dstDescriptor,
+                                       void *srcDescriptor,
+                                       int64_t elementSize, void *stream);
+/* Sets every element of the view `dstDescriptor` (as above) to the low
+ * `elementSize` bytes (1, 2, 4 or 8) of `value`. A dense view is set in
+ * place (64-bit elements: one element as two 32-bit words, then doubling
+ * device copies); any other view gets a stream-ordered temporary set that
+ * way and copied into it. Emitted for 64-bit gpu.memset and for one of a
+ * view that is not provably dense. */
+SDFGRT_EXPORT void sdfgrtMemsetStrided(int64_t rank, void *dstDescriptor,
+                                       int64_t elementSize, uint64_t value,
+                                       void *stream);
+
+/*===----------------------------------------------------------------------===*\
+|* Host memory and the default device (MLIR gpu runtime ABI)                  *|
+\*===----------------------------------------------------------------------===*/
+
+/* Page-lock host memory for every context/device (cuMemHostRegister /
+ * hipHostRegister with the portable flag), and release it. These take no
+ * stream and are not stream-ordered: while a stream is being captured into
+ * a graph in global or thread-local mode (which forbids them and would be
+ * invalidated) they fail with -1 and a text saying so, without calling the
+ * vendor. Nothing is done for NULL or 0 bytes. */
+SDFGRT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
+SDFGRT_EXPORT void mgpuMemHostUnregister(void *ptr);
+/* gpu.host_register / gpu.host_unregister: the unranked memref (rank and
+ * a pointer to its ranked descriptor, as above) covers the bytes from its
+ * first element (aligned pointer plus offset) to one past its last. */
+SDFGRT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                             int64_t elementSizeBytes);
+SDFGRT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
+                                               void *descriptor,
+                                               int64_t elementSizeBytes);
+
+/* nvgpu.tma.create.descriptor (CUDA 12, cuTensorMapEncodeTiled): the TMA
+ * descriptor of the memref view `descriptor` (rank 1-5, from its first
+ * element) with the tile `boxDims` and the CUtensorMap* enums given, copied
+ * to device memory of the current (or default) context for kernels to
+ * read; the device pointer, or NULL on failure. Not stream-ordered (a
+ * synchronous allocation and copy, made once per context and descriptor,
+ * then reused): refused (-1) while a stream is being captured. HIP: -1. */
+SDFGRT_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims);
+
+/* gpu.set_default_device. CUDA: the device whose primary context serves
+ * default-stream work on a thread without a current context (0 until
+ * set); fails if no such device exists. HIP: hipSetDevice. */
+SDFGRT_EXPORT void mgpuSetDefaultDevice(int32_t device);
 
 /*===----------------------------------------------------------------------===*\
 |* Stream ordering and devices (used by the host API, HostAPI.h)              *|

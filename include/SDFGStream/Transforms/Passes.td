@@ -278,10 +278,41 @@ def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
     * event call made on something that is not an event
       (`mgpuEventSynchronize` / `mgpuEventDestroy` of a stream: upstream's
       lowering of `gpu.wait` on a stream it did not create).
+    * call to an `mgpu*` or `sdfgrt*` function that the SDFGStream runtime
+      does not implement (the cuSPARSE wrappers of upstream's sparse ops,
+      the event API, a misspelt entry): the program would fail to link or
+      load. The runtime's entries are listed once, in
+      `include/SDFGStream/Runtime/RuntimeEntries.def`, which the runtime
+      and its unit tests are checked against.
 
     Versioned driver symbols (`cuMemcpyHtoDAsync_v2`) and per-thread
     default stream variants (`_ptsz`, `_ptds`, HIP's `_spt`) are checked
     like their plain names. Both lowering pipelines run it last.
+  }];
+}
+
+def VerifyFullyLowered : Pass<"verify-fully-lowered"> {
+  let summary = "Fail on anything a lowering left unconverted";
+  let description = [{
+    A lint for the end of a lowering, so that what `mlir-translate` would
+    refuse (or miscompile) is reported here, at the op, with a non-zero
+    exit. It reports every op that is not
+
+    * in host code: an LLVM dialect op, `builtin.module`, `gpu.binary`,
+      `gpu.module` or `gpu.launch_func` (which the GPU translation
+      handles);
+    * inside a `gpu.module` (kernels): an op of the `llvm`, `nvvm` or
+      `rocdl` dialect.
+
+    `builtin.unrealized_conversion_cast` is reported only where nothing
+    else is: a cast is normally left behind by another unconverted op,
+    which is the one to fix. Run on a `gpu.module` it checks that module's
+    kernels only. Both lowering pipelines run it on the kernels before they
+    are serialized and on the whole module last.
+
+    Example: `vector.transfer_read` left in host code gives
+    `'vector.transfer_read' op was not lowered to the LLVM dialect (host
+    code)`.
   }];
 }
 

@@ -4,10 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One lowering for both vendors. What differs is a small target description:
-// how to attach the kernel target and which kernel dialect to lower to.
+// One lowering for both vendors, a superset of upstream's
+// gpu-lower-to-nvvm-pipeline (mlir/lib/Dialect/GPU/Pipelines) built from the
+// same passes: nvgpu, vector, affine, scf, arith, index, math, ub and
+// memref on host and kernels, kernels to NVVM/ROCDL and a binary, and the
+// host on the caller's stream (convert-sdfg-to-llvm instead of
+// gpu-to-llvm). What differs per vendor is a small target description
+// (TargetDescription.h); what a lowering leaves unconverted is an error
+// (verify-fully-lowered), and bad options are refused before anything runs.
 //
 //===----------------------------------------------------------------------===//
+
+#include "TargetDescription.h"
 
 #include "SDFGStream/Conversion/Passes.h"
 #include "SDFGStream/Transforms/Passes.h"
@@ -18,60 +26,23 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::sdfg;
 
-namespace {
-/// What a vendor adds to the shared pipeline.
-struct GpuTargetDescription {
-  StringRef defaultChip;
-  StringRef defaultFormat;
-  /// Attaches the kernel compilation target to every gpu.module.
-  void (*attachTarget)(OpPassManager &pm, StringRef chip, unsigned optLevel);
-  /// Lowers the kernels of a gpu.module to the vendor's LLVM dialect.
-  void (*lowerKernels)(OpPassManager &kernelPm, StringRef chip);
-};
-} // namespace
-
-static const GpuTargetDescription &getTargetDescription(GpuVendor vendor) {
-  static const GpuTargetDescription cuda = {
-      "sm_90", "fatbin",
-      [](OpPassManager &pm, StringRef chip, unsigned optLevel) {
-        GpuNVVMAttachTargetOptions options;
-        options.chip = chip.str();
-        options.optLevel = optLevel;
-        pm.addPass(createGpuNVVMAttachTarget(options));
-      },
-      [](OpPassManager &kernelPm, StringRef) {
-        kernelPm.addPass(createConvertGpuOpsToNVVMOps());
-      }};
-  static const GpuTargetDescription rocm = {
-      "gfx90a", "bin",
-      [](OpPassManager &pm, StringRef chip, unsigned optLevel) {
-        GpuROCDLAttachTargetOptions options;
-        options.chip = chip.str();
-        options.optLevel = optLevel;
-        pm.addPass(createGpuROCDLAttachTarget(options));
-      },
-      [](OpPassManager &kernelPm, StringRef chip) {
-        ConvertGpuOpsToROCDLOpsOptions options;
-        options.chipset = chip.str();
-        options.runtime = gpu::amd::Runtime::HIP;
-        kernelPm.addPass(createConvertGpuOpsToROCDLOps(options));
-      }};
-  return vendor == GpuVendor::CUDA ? cuda : rocm;
+LogicalResult mlir::sdfg::verifyLowerToGpuPipelineOptions(
+    GpuVendor vendor, const LowerToGpuPipelineOptions &options,
+    std::string &error) {
+  return getTargetDescription(vendor).verifyOptions(options, error);
 }
 
 void mlir::sdfg::buildLowerToGpuPipeline(
     OpPassManager &pm, GpuVendor vendor,
     const LowerToGpuPipelineOptions &options) {
-  const GpuTargetDescription &target = getTargetDescription(vendor);
-  std::string chip = options.chip.empty() ? target.defaultChip.str()
-                                          : options.chip.getValue();
-  std::string format = options.format.empty() ? target.defaultFormat.str()
-                                              : options.format.getValue();
+  const TargetDescription &target = getTargetDescription(vendor);
+  TargetChoice choice = target.choose(options);
 
   // Streams: every GPU op of every program on the caller's stream (the
   // stream pass is idempotent, so inputs may or may not have run it).
@@ -86,45 +57,81 @@ void mlir::sdfg::buildLowerToGpuPipeline(
     pm.addPass(createCheckArgumentDevices());
   if (options.timers)
     pm.addPass(createInstrumentTimers());
+  // Folding only, while kernels are still gpu.launch bodies: a
+  // gpu.all_reduce directly in a launch body is uniform then (its folder
+  // says so), which is the only form the kernel lowerings take. Upstream's
+  // pipeline gets this fold from its first pass, convert-nvgpu-to-nvvm.
+  GreedyRewriteConfig foldOnly;
+  foldOnly.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  pm.addPass(createCanonicalizerPass(foldOnly, /*disabledPatterns=*/{},
+                                     /*enabledPatterns=*/{"fold-only"}));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createConvertSDFGToFunc());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  // Structured code to branches and plain arithmetic, host and kernels.
+  // Vendor dialects used on the host as well as in kernels (nvgpu's TMA
+  // descriptors), then structured code to branches and plain arithmetic,
+  // host and kernels: vector transfers to loops first, as upstream does.
+  target.lowerVendorDialects(pm, choice);
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
 
-  // Kernels.
-  target.attachTarget(pm, chip, options.optLevel);
-  target.lowerKernels(pm.nest<gpu::GPUModuleOp>(), chip);
-  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  // Kernels, checked for leftovers while their locations are still there.
+  target.attachTarget(pm, choice);
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  target.lowerKernels(kernels, choice, options);
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  kernels.addPass(createVerifyFullyLowered());
+  kernels.addPass(createStripDebugInfoPass());
 
   // Host code on the caller's stream, then the kernel binaries.
-  pm.addPass(createConvertSDFGToLLVM());
-  GpuModuleToBinaryPassOptions binaryOptions;
-  binaryOptions.compilationTarget = format;
-  binaryOptions.toolkitPath = options.toolkit;
-  pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
+  pm.addPass(createConvertVectorToLLVMPass());
+  ConvertSDFGToLLVMOptions hostOptions;
+  hostOptions.hostBarePtrCallConv = options.hostBarePtrCallConv;
+  hostOptions.kernelBarePtrCallConv = options.kernelBarePtrCallConv;
+  pm.addPass(createConvertSDFGToLLVM(hostOptions));
+  target.buildBinaries(pm, choice, options);
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createVerifyStreamDiscipline());
+  pm.addPass(createVerifyFullyLowered());
+}
+
+/// Registers a pipeline whose options are checked before it is built, so
+/// that a bad option is an error (and a non-zero exit) rather than a
+/// pipeline that fails later or not at all.
+static void registerPipeline(StringRef name, StringRef description,
+                             GpuVendor vendor) {
+  registerPassPipeline(
+      name, description,
+      [vendor](OpPassManager &pm, StringRef text,
+               function_ref<LogicalResult(const Twine &)> errorHandler) {
+        LowerToGpuPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string error;
+        if (failed(verifyLowerToGpuPipelineOptions(vendor, options, error)))
+          return errorHandler(error);
+        buildLowerToGpuPipeline(pm, vendor, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
+        printOptions(LowerToGpuPipelineOptions());
+      });
 }
 
 void mlir::sdfg::registerLowerToGpuPipelines() {
-  PassPipelineRegistration<LowerToGpuPipelineOptions>(
-      "sdfg-lower-to-cuda",
-      "Lower SDFGStream programs to LLVM + CUDA kernels, every GPU operation "
-      "on the caller's stream",
-      [](OpPassManager &pm, const LowerToGpuPipelineOptions &options) {
-        buildLowerToGpuPipeline(pm, GpuVendor::CUDA, options);
-      });
-  PassPipelineRegistration<LowerToGpuPipelineOptions>(
-      "sdfg-lower-to-rocm",
-      "Lower SDFGStream programs to LLVM + ROCm/HIP kernels, every GPU "
-      "operation on the caller's stream",
-      [](OpPassManager &pm, const LowerToGpuPipelineOptions &options) {
-        buildLowerToGpuPipeline(pm, GpuVendor::ROCm, options);
-      });
+  registerPipeline("sdfg-lower-to-cuda",
+                   "Lower SDFGStream programs to LLVM + CUDA kernels, every "
+                   "GPU operation on the caller's stream",
+                   GpuVendor::CUDA);
+  registerPipeline("sdfg-lower-to-rocm",
+                   "Lower SDFGStream programs to LLVM + ROCm/HIP kernels, "
+                   "every GPU operation on the caller's stream",
+                   GpuVendor::ROCm);
 }

@@ -88,7 +88,73 @@ static void convertProgram(SDFGOp program) {
   program.erase();
 }
 
+/// Whether `function` takes the caller's stream (add-external-gpu-stream
+/// marked the argument).
+static bool takesExternalStream(func::FuncOp function) {
+  for (unsigned index = 0, e = function.getNumArguments(); index < e; ++index)
+    if (function.getArgAttr(index, SDFGDialect::getExternalStreamAttrName()))
+      return true;
+  return false;
+}
+
+/// A public func.func with a body is a program too: it gets a C entry
+/// point, and one with GPU work that returns nothing returns the call's
+/// status like an sdfg.sdfg program (its calls get the i32 result, which
+/// they ignore as sdfg.call does).
+static void convertFunctionProgram(func::FuncOp function, ModuleOp module) {
+  MLIRContext *context = function.getContext();
+  function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(context));
+  if (function.getNumResults() != 0 || !takesExternalStream(function))
+    return;
+  OpBuilder builder(context);
+  Type i32 = builder.getI32Type();
+  function.setType(builder.getFunctionType(function.getArgumentTypes(), {i32}));
+  builder.setInsertionPointToStart(&function.getBody().front());
+  func::CallOp::create(builder, function.getLoc(), kBeginCall, TypeRange{});
+  SmallVector<func::ReturnOp> returns;
+  function.walk([&](func::ReturnOp op) { returns.push_back(op); });
+  for (func::ReturnOp op : returns) {
+    builder.setInsertionPoint(op);
+    Value status =
+        func::CallOp::create(builder, op.getLoc(), kEndCall, {i32}).getResult(0);
+    func::ReturnOp::create(builder, op.getLoc(), status);
+    op.erase();
+  }
+  SmallVector<func::CallOp> calls;
+  module.walk([&](func::CallOp call) {
+    if (call.getCallee() == function.getSymName())
+      calls.push_back(call);
+  });
+  for (func::CallOp call : calls) {
+    builder.setInsertionPoint(call);
+    auto converted = func::CallOp::create(builder, call.getLoc(),
+                                          call.getCallee(), TypeRange{i32},
+                                          call.getOperands());
+    converted->setDiscardableAttrs(call->getDiscardableAttrDictionary());
+    call.erase();
+  }
+}
+
 void ConvertSDFGToFunc::runOnOperation() {
+  // Public functions written as func.func (before the sdfg.sdfg programs
+  // become functions too, which are converted below).
+  ModuleOp module = getOperation();
+  Builder statusBuilder(&getContext());
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  for (func::FuncOp function : functions) {
+    if (!function.isPublic() || function.isExternal())
+      continue;
+    if (function.getNumResults() == 0 && takesExternalStream(function)) {
+      declareRuntimeFunction(module, kBeginCall,
+                             statusBuilder.getFunctionType({}, {}));
+      declareRuntimeFunction(
+          module, kEndCall,
+          statusBuilder.getFunctionType({}, {statusBuilder.getI32Type()}));
+    }
+    convertFunctionProgram(function, module);
+  }
+
   SmallVector<SDFGOp> programs;
   SmallVector<CallOp> calls;
   getOperation().walk([&](Operation *op) {

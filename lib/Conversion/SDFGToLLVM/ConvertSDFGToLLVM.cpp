@@ -14,6 +14,9 @@
 
 #include "SDFGStream/Conversion/Passes.h"
 
+#include "Patterns.h"
+#include "RuntimeCalls.h"
+
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
@@ -27,6 +30,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -70,31 +74,6 @@ struct StreamTokenLowering : public ConvertOpToLLVMPattern<StreamTokenOp> {
     return success();
   }
 };
-
-/// Emits `name(args)` returning nothing, declaring `name` on first use.
-static LogicalResult emitRuntimeCall(ConversionPatternRewriter &rewriter,
-                                     Operation *op, StringRef name,
-                                     ValueRange args) {
-  SmallVector<Type> argTypes(args.getTypes());
-  FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
-      rewriter, op->getParentOfType<ModuleOp>(), name, argTypes,
-      LLVM::LLVMVoidType::get(op->getContext()));
-  if (failed(callee))
-    return op->emitOpError() << "cannot declare runtime function " << name;
-  LLVM::CallOp::create(rewriter, op->getLoc(), *callee, args);
-  return success();
-}
-
-/// The aligned pointer of a memref descriptor as the runtime takes it: a
-/// generic (address space 0) pointer.
-static Value alignedGenericPointer(OpBuilder &builder, Location loc,
-                                   MemRefDescriptor descriptor) {
-  Value pointer = descriptor.alignedPtr(builder, loc);
-  Type ptrType = LLVM::LLVMPointerType::get(builder.getContext());
-  if (pointer.getType() != ptrType)
-    pointer = LLVM::AddrSpaceCastOp::create(builder, loc, ptrType, pointer);
-  return pointer;
-}
 
 /// `sdfg.sync`: synchronize each stream (never the device).
 struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
@@ -213,37 +192,6 @@ struct TimerEndLowering : public ConvertOpToLLVMPattern<TimerEndOp> {
   }
 };
 
-/// 8-bit `gpu.memset`, which upstream does not lower, on the op's stream.
-struct Memset8Lowering : public ConvertOpToLLVMPattern<gpu::MemsetOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(gpu::MemsetOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type valueType = op.getValue().getType();
-    if (!valueType.isIntOrFloat() || valueType.getIntOrFloatBitWidth() != 8 ||
-        adaptor.getAsyncDependencies().size() != 1 || !op.getAsyncToken())
-      return rewriter.notifyMatchFailure(op, "not an async 8-bit memset");
-    auto memrefType = cast<MemRefType>(op.getDst().getType());
-    if (!memrefType.getLayout().isIdentity())
-      return rewriter.notifyMatchFailure(op, "non-identity layout");
-    Location loc = op.getLoc();
-    MemRefDescriptor descriptor(adaptor.getDst());
-    Value dst = alignedGenericPointer(rewriter, loc, descriptor);
-    Value count = createIndexAttrConstant(rewriter, loc, getIndexType(), 1);
-    for (int64_t dim = 0, rank = memrefType.getRank(); dim < rank; ++dim)
-      count = LLVM::MulOp::create(rewriter, loc, count,
-                                  descriptor.size(rewriter, loc, dim));
-    Value value = LLVM::BitcastOp::create(rewriter, loc, rewriter.getI8Type(),
-                                          adaptor.getValue());
-    Value stream = adaptor.getAsyncDependencies().front();
-    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtMemset8",
-                               {dst, value, count, stream})))
-      return failure();
-    rewriter.replaceOp(op, stream);
-    return success();
-  }
-
-};
 } // namespace
 
 /// Checks that every GPU op on the host runs on a stream the way upstream's
@@ -269,11 +217,11 @@ static LogicalResult verifyOnStream(Operation *op) {
               "first";
   if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
     Type type = memset.getValue().getType();
-    unsigned width = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0;
-    if (width != 8 && width != 16 && width != 32)
+    if (!isSettableElementType(type))
       return op->emitOpError() << "sets " << type
-                               << " values; only 8-, 16- and 32-bit values "
-                                  "can be set on a stream";
+                               << " values; only integers, floats and "
+                                  "indices of up to 64 bits can be set on a "
+                                  "stream";
   }
   return success();
 }
@@ -302,8 +250,9 @@ static void recordLocations(ModuleOp module) {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
-    if (!isa<gpu::AsyncOpInterface, SyncOp, StreamWaitOp, TimerBeginOp,
-             TimerEndOp, CheckDeviceOp>(op))
+    if (!isa<gpu::AsyncOpInterface, gpu::HostRegisterOp,
+             gpu::HostUnregisterOp, gpu::SetDefaultDeviceOp, SyncOp,
+             StreamWaitOp, TimerBeginOp, TimerEndOp, CheckDeviceOp>(op))
       return WalkResult::advance();
     std::string text = locationText(op->getLoc());
     auto [it, inserted] = offsets.try_emplace(text, table.size());
@@ -380,11 +329,17 @@ void ConvertSDFGToLLVM::runOnOperation() {
   recordLocations(module);
 
   LowerToLLVMOptions options(context);
+  options.useBarePtrCallConv = hostBarePtrCallConv;
   LLVMTypeConverter converter(context, options);
   converter.addConversion([](StreamType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
   converter.addConversion([](TimerType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+  // A TMA descriptor made on the host (nvgpu.tma.create.descriptor, lowered
+  // by convert-nvgpu-to-nvvm) is the runtime's device pointer to it.
+  converter.addConversion([](nvgpu::TensorMapDescriptorType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
   // On the host a GPU buffer is a plain pointer; kernels keep their address
@@ -419,10 +374,13 @@ void ConvertSDFGToLLVM::runOnOperation() {
   populateMathToLLVMConversionPatterns(converter, patterns);
   populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
   ub::populateUBToLLVMConversionPatterns(converter, patterns);
-  populateGpuToLLVMConversionPatterns(converter, patterns);
+  populateGpuToLLVMConversionPatterns(converter, patterns,
+                                      kernelBarePtrCallConv);
+  populateCopyAndSetPatterns(converter, patterns);
+  populateAllocPatterns(converter, patterns);
   patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
-               Memset8Lowering, TimerBeginLowering, TimerEndLowering,
-               CheckDeviceLowering, StreamWaitLowering>(converter);
+               TimerBeginLowering, TimerEndLowering, CheckDeviceLowering,
+               StreamWaitLowering>(converter);
 
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
     signalPassFailure();

@@ -43,6 +43,9 @@ constexpr Result kNotReady = CUDA_ERROR_NOT_READY;
 constexpr Context kNoContext = nullptr;
 constexpr JitOption kJitOptimizationLevel = CU_JIT_OPTIMIZATION_LEVEL;
 constexpr bool kHasClusterLaunch = true;
+constexpr bool kHasTensorMaps = true;
+/// A TMA descriptor, as the kernels read it.
+using TensorMap = CUtensorMap;
 constexpr unsigned kTimingEventFlags = CU_EVENT_DEFAULT;
 constexpr unsigned kOrderingEventFlags = CU_EVENT_DISABLE_TIMING;
 /// A record of an event whose previous record is still pending replaces it;
@@ -55,6 +58,7 @@ constexpr const char *kLibraryEnvironmentVariable = "SDFGRT_CUDA_LIBRARY";
 } // namespace sdfgrt
 
 #define SDFGRT_VENDOR_SYMBOLS "CUDA/CudaSymbols.def"
+#include "StridedCopy.h"
 #include "SymbolTable.h"
 
 namespace sdfgrt {
@@ -82,12 +86,35 @@ inline bool streamContext(const Symbols &symbols, Stream stream,
 }
 
 /// The context of a default-stream operation on a thread without a current
-/// context: device 0's primary context, the one the CUDA runtime API (and
-/// so PyTorch or CuPy) would have made current there.
-inline bool defaultContext(const Symbols &symbols, Context &context) {
+/// context: the default device's (0 unless mgpuSetDefaultDevice) primary
+/// context, the one the CUDA runtime API (and so PyTorch or CuPy) would
+/// have made current there.
+inline bool defaultContext(const Symbols &symbols, int32_t ordinal,
+                           Context &context) {
   CUdevice device;
-  return SDFGRT_CALL(symbols, DeviceGet, &device, 0) &&
+  return SDFGRT_CALL(symbols, DeviceGet, &device, ordinal) &&
          SDFGRT_CALL(symbols, RetainPrimaryContext, &context, device);
+}
+
+/// CUDA threads have contexts, not devices: the default device only picks
+/// the primary context of work on a thread without a current context. An
+/// ordinal that names no device fails here rather than at that work.
+inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
+  CUdevice device;
+  return SDFGRT_CALL(symbols, DeviceGet, &device, ordinal);
+}
+
+/// Host-shared memory: managed, attached globally (any stream may use it).
+inline bool allocateManaged(const Symbols &symbols, DevicePtr &ptr,
+                            size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemAllocManaged, &ptr, sizeBytes,
+                     CU_MEM_ATTACH_GLOBAL);
+}
+
+/// Portable: the registration serves the streams of every context.
+inline bool registerHost(const Symbols &symbols, void *ptr, size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemHostRegister, ptr, sizeBytes,
+                     CU_MEMHOSTREGISTER_PORTABLE);
 }
 
 /// The device of `context`, which is current.
@@ -135,6 +162,22 @@ inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
                      reinterpret_cast<DevicePtr>(src), sizeBytes, stream);
 }
 
+/// Rows of `width` bytes at a pitch, either direction (unified addressing).
+inline bool memcpy2DAsync(const Symbols &symbols, void *dst, size_t dstPitch,
+                          void *src, size_t srcPitch, size_t width,
+                          size_t height, Stream stream) {
+  CUDA_MEMCPY2D copy = {};
+  copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.srcDevice = reinterpret_cast<DevicePtr>(src);
+  copy.srcPitch = srcPitch;
+  copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  copy.dstDevice = reinterpret_cast<DevicePtr>(dst);
+  copy.dstPitch = dstPitch;
+  copy.WidthInBytes = width;
+  copy.Height = height;
+  return SDFGRT_CALL(symbols, Memcpy2DAsync, &copy, stream);
+}
+
 /// Whether `stream` is being captured into a graph. The legacy default
 /// stream cannot be used while another stream captures in global or
 /// thread-local mode (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT): that counts as
@@ -170,6 +213,64 @@ inline bool allowDynamicSharedMemory(const Symbols &symbols, Function function,
   return bytes <= 48 * 1024 ||
          SDFGRT_CALL(symbols, FuncSetAttribute, function,
                      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+}
+
+/// Encodes the TMA descriptor of a tile `box` of the memref view
+/// `descriptor` (both in MLIR's dimension order, outermost first; CUDA's is
+/// innermost first), from the view's first element.
+inline bool encodeTensorMap(const Symbols &symbols, TensorMap &map,
+                            int64_t rank, void *descriptor, int64_t dataType,
+                            int64_t interleave, int64_t swizzle,
+                            int64_t l2Promotion, int64_t oobFill,
+                            const int64_t *box) {
+  // Bytes per element of each CUtensorMapDataType, in enum order.
+  static constexpr int64_t kElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                              4, 8, 2, 4, 4, 4};
+  if (!symbols.TensorMapEncodeTiled) {
+    recordFailure("mgpuTensorMapEncodeTiledMemref needs %s (CUDA 12), which "
+                  "this driver lacks",
+                  SDFGRT_STRINGIFY(cuTensorMapEncodeTiled));
+    return false;
+  }
+  if (rank < 1 || rank > 5 || dataType < 0 || dataType > 12) {
+    recordFailure("mgpuTensorMapEncodeTiledMemref: rank %lld or data type "
+                  "%lld out of range",
+                  static_cast<long long>(rank),
+                  static_cast<long long>(dataType));
+    return false;
+  }
+  int64_t elementBytes = kElementBytes[dataType];
+  View view = viewOf(descriptor, rank, elementBytes);
+  const int64_t *sizes = view.sizes, *strides = view.strides;
+  cuuint64_t dims[5], pitches[4];
+  cuuint32_t boxDims[5], elementStrides[5];
+  for (int64_t i = 0; i < rank; ++i) {
+    dims[i] = static_cast<cuuint64_t>(sizes[rank - 1 - i]);
+    boxDims[i] = static_cast<cuuint32_t>(box[rank - 1 - i]);
+    elementStrides[i] = 1;
+  }
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    pitches[i] = static_cast<cuuint64_t>(strides[rank - 2 - i] * elementBytes);
+  return SDFGRT_CALL(symbols, TensorMapEncodeTiled, &map,
+                     static_cast<CUtensorMapDataType>(dataType),
+                     static_cast<cuuint32_t>(rank), view.first, dims, pitches,
+                     boxDims, elementStrides,
+                     static_cast<CUtensorMapInterleave>(interleave),
+                     static_cast<CUtensorMapSwizzle>(swizzle),
+                     static_cast<CUtensorMapL2promotion>(l2Promotion),
+                     static_cast<CUtensorMapFloatOOBfill>(oobFill));
+}
+
+/// A device copy of `map` for kernels to read (synchronous: the descriptor
+/// is a kernel argument that must exist before any launch reads it).
+inline bool copyTensorMapToDevice(const Symbols &symbols, const TensorMap &map,
+                                  void *&device) {
+  DevicePtr ptr{};
+  if (!SDFGRT_CALL(symbols, MemAlloc, &ptr, sizeof(map)) ||
+      !SDFGRT_CALL(symbols, MemcpyHtoD, ptr, &map, sizeof(map)))
+    return false;
+  device = reinterpret_cast<void *>(ptr);
+  return true;
 }
 
 inline bool launchClusterKernel(const Symbols &symbols, Function function,

@@ -41,6 +41,11 @@ constexpr Result kNotReady = hipErrorNotReady;
 constexpr Context kNoContext = -1;
 constexpr JitOption kJitOptimizationLevel = hipJitOptionOptimizationLevel;
 constexpr bool kHasClusterLaunch = false;
+constexpr bool kHasTensorMaps = false;
+/// HIP has no TMA descriptors (kHasTensorMaps); a placeholder type.
+struct TensorMap {
+  char bytes[128];
+};
 constexpr unsigned kTimingEventFlags = hipEventDefault;
 constexpr unsigned kOrderingEventFlags = hipEventDisableTiming;
 /// HIP leaves a record of an event that is still being recorded undefined
@@ -83,9 +88,27 @@ inline bool streamContext(const Symbols &symbols, Stream stream,
   return SDFGRT_CALL(symbols, StreamGetDevice, stream, &device);
 }
 
-inline bool defaultContext(const Symbols &, Context &device) {
-  device = 0;
+inline bool defaultContext(const Symbols &, int32_t ordinal, Context &device) {
+  device = ordinal;
   return true;
+}
+
+/// A HIP thread's current device is its default device.
+inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
+  return SDFGRT_CALL(symbols, SetDevice, ordinal);
+}
+
+/// Host-shared memory: managed, attached globally (any stream may use it).
+inline bool allocateManaged(const Symbols &symbols, DevicePtr &ptr,
+                            size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemAllocManaged, &ptr, sizeBytes,
+                     hipMemAttachGlobal);
+}
+
+/// Portable: the registration serves the streams of every device.
+inline bool registerHost(const Symbols &symbols, void *ptr, size_t sizeBytes) {
+  return SDFGRT_CALL(symbols, MemHostRegister, ptr, sizeBytes,
+                     hipHostRegisterPortable);
 }
 
 /// The runtime's HIP "context" is the device ordinal itself.
@@ -130,6 +153,13 @@ inline bool memcpyAsync(const Symbols &symbols, void *dst, void *src,
                      hipMemcpyDefault, stream);
 }
 
+inline bool memcpy2DAsync(const Symbols &symbols, void *dst, size_t dstPitch,
+                          void *src, size_t srcPitch, size_t width,
+                          size_t height, Stream stream) {
+  return SDFGRT_CALL(symbols, Memcpy2DAsync, dst, dstPitch, src, srcPitch,
+                     width, height, hipMemcpyDefault, stream);
+}
+
 /// Whether `stream` is being captured into a graph; using the null stream
 /// while another stream captures (hipErrorStreamCaptureImplicit) counts as
 /// capturing, not as a failure.
@@ -165,6 +195,15 @@ bool launchClusterKernel(const Symbols &symbols, Function function,
                          const unsigned (&grid)[3], const unsigned (&block)[3],
                          unsigned smem, Stream stream, void **params,
                          void **extra);
+
+/// Declared for the shared code's discarded `if constexpr` branch (HIP has
+/// no TMA descriptors) and never defined.
+bool encodeTensorMap(const Symbols &symbols, TensorMap &map, int64_t rank,
+                     void *descriptor, int64_t dataType, int64_t interleave,
+                     int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
+                     const int64_t *box);
+bool copyTensorMapToDevice(const Symbols &symbols, const TensorMap &map,
+                           void *&device);
 
 } // namespace vendor
 } // namespace sdfgrt

@@ -19,11 +19,11 @@ func.func @wait() {
 
 // -----
 
-func.func @wide_memset(%D: memref<16xf64>, %v: f64, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+func.func @wide_memset(%D: memref<16xi128>, %v: i128, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
   %slot = sdfg.init_streams %s -> !sdfg.stream
   %t = sdfg.stream_token %slot
-  // expected-error @+1 {{'gpu.memset' op sets 'f64' values; only 8-, 16- and 32-bit values can be set on a stream}}
-  %0 = gpu.memset async [%t] %D, %v : memref<16xf64>, f64
+  // expected-error @+1 {{'gpu.memset' op sets 'i128' values; only integers, floats and indices of up to 64 bits can be set on a stream}}
+  %0 = gpu.memset async [%t] %D, %v : memref<16xi128>, i128
   return
 }
 

@@ -323,6 +323,14 @@ sdfg.sdfg @reduce_types(%A: memref<4xf32>, %out: memref<f64>) target(cpu) {
 
 // -----
 
+sdfg.sdfg @reduce_wide(%A: memref<4xi128>, %out: memref<i128>) target(gpu) {
+  // expected-error @+1 {{'sdfg.reduce' op reduces integers or floats of up to 64 bits, not 'i128'}}
+  sdfg.reduce add %A into %out : memref<4xi128> -> memref<i128>
+  sdfg.return
+}
+
+// -----
+
 func.func @reduce_outside_program(%A: memref<4xf32>, %out: memref<f32>) {
   // expected-error @+1 {{'sdfg.reduce' op must be inside an sdfg.sdfg program}}
   sdfg.reduce add %A into %out : memref<4xf32> -> memref<f32>

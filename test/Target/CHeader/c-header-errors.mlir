@@ -3,3 +3,4 @@
 sdfg.sdfg @complex_array(%A: memref<4xcomplex<f32>>) target(cpu) {
   sdfg.return
 }
+

@@ -89,6 +89,53 @@ static Value buildAccumulationLoop(OpBuilder &builder, Location loc,
   return loop.getResult(0);
 }
 
+/// Whether the GPU can combine `elementType` values in memory atomically:
+/// floats and integers of whole, power-of-two bytes. An i1 (stored as a
+/// byte, of which it is one bit) has no atomic.
+static bool hasAtomics(Type elementType) {
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  return width % 8 == 0 && llvm::isPowerOf2_32(width / 8);
+}
+
+/// Kernel body of the grid-wide reduction: a grid-stride loop into a
+/// private accumulator, then one atomic combine per thread into the output
+/// (which the program set to the identity first).
+static void buildAtomicReduction(OpBuilder &builder, Location loc,
+                                 arith::AtomicRMWKind kind, Block &entry) {
+  Value first = gpu::GlobalIdOp::create(builder, loc, gpu::Dimension::x);
+  Value stride = arith::MulIOp::create(
+      builder, loc, gpu::GridDimOp::create(builder, loc, gpu::Dimension::x),
+      gpu::BlockDimOp::create(builder, loc, gpu::Dimension::x));
+  Value partial = buildAccumulationLoop(builder, loc, kind, entry.getArgument(0),
+                                        first, entry.getArgument(2), stride);
+  memref::AtomicRMWOp::create(builder, loc, kind, partial,
+                              entry.getArgument(1), ValueRange{});
+}
+
+/// Kernel body of the reduction of a type without atomics, run as one
+/// block: a block-stride loop per thread into workgroup memory, a barrier,
+/// then thread 0 combines the partials and stores the result.
+static void buildBlockReduction(OpBuilder &builder, Location loc,
+                                arith::AtomicRMWKind kind, Block &entry,
+                                Value partials) {
+  Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value threads = gpu::BlockDimOp::create(builder, loc, gpu::Dimension::x);
+  Value partial = buildAccumulationLoop(builder, loc, kind, entry.getArgument(0),
+                                        thread, entry.getArgument(2), threads);
+  memref::StoreOp::create(builder, loc, partial, partials, ValueRange{thread});
+  gpu::BarrierOp::create(builder, loc);
+  Value c0 = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value isFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        thread, c0);
+  scf::IfOp::create(builder, loc, isFirst, [&](OpBuilder &b, Location l) {
+    Value result =
+        buildAccumulationLoop(b, l, kind, partials, c0, threads, c1);
+    memref::StoreOp::create(b, l, result, entry.getArgument(1), ValueRange{});
+    scf::YieldOp::create(b, l);
+  });
+}
+
 FailureOr<FunctionOpInterface>
 ReduceOp::buildImplementation(OpBuilder &builder, ProgramTarget target,
                               StringRef name) {
@@ -100,6 +147,7 @@ ReduceOp::buildImplementation(OpBuilder &builder, ProgramTarget target,
   Type indexType = builder.getIndexType();
   FunctionType programType =
       builder.getFunctionType({input.getType(), output.getType()}, {});
+  bool atomic = hasAtomics(elementType);
 
   gpu::GPUFuncOp kernel;
   if (target == ProgramTarget::GPU) {
@@ -111,26 +159,26 @@ ReduceOp::buildImplementation(OpBuilder &builder, ProgramTarget target,
     auto kernels =
         gpu::GPUModuleOp::create(builder, loc, (name + "_kernels").str());
     OpBuilder kernelBuilder = OpBuilder::atBlockEnd(kernels.getBody());
+    SmallVector<Type> workgroup;
+    if (!atomic)
+      workgroup.push_back(MemRefType::get(
+          {kReduceBlockSize}, elementType, AffineMap(),
+          gpu::AddressSpaceAttr::get(builder.getContext(),
+                                     gpu::AddressSpace::Workgroup)));
     kernel = gpu::GPUFuncOp::create(
         kernelBuilder, loc, "reduce",
         builder.getFunctionType(
-            {input.getType(), output.getType(), indexType}, {}));
+            {input.getType(), output.getType(), indexType}, {}),
+        workgroup);
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                     builder.getUnitAttr());
     Block &entry = kernel.getBody().front();
     kernelBuilder.setInsertionPointToStart(&entry);
-    // Grid-stride loop into a private accumulator, then one atomic combine
-    // per thread into the output.
-    Value first = gpu::GlobalIdOp::create(kernelBuilder, loc, gpu::Dimension::x);
-    Value stride = arith::MulIOp::create(
-        kernelBuilder, loc,
-        gpu::GridDimOp::create(kernelBuilder, loc, gpu::Dimension::x),
-        gpu::BlockDimOp::create(kernelBuilder, loc, gpu::Dimension::x));
-    Value partial =
-        buildAccumulationLoop(kernelBuilder, loc, kind, entry.getArgument(0),
-                              first, entry.getArgument(2), stride);
-    memref::AtomicRMWOp::create(kernelBuilder, loc, kind, partial,
-                                entry.getArgument(1), ValueRange{});
+    if (atomic)
+      buildAtomicReduction(kernelBuilder, loc, kind, entry);
+    else
+      buildBlockReduction(kernelBuilder, loc, kind, entry,
+                          kernel.getWorkgroupAttributions().front());
     gpu::ReturnOp::create(kernelBuilder, loc);
   }
 
@@ -146,19 +194,23 @@ ReduceOp::buildImplementation(OpBuilder &builder, ProgramTarget target,
   Value size = memref::DimOp::create(body, loc, programInput, c0);
 
   if (target == ProgramTarget::GPU) {
-    Value identity = arith::getIdentityValue(kind, elementType, body, loc);
-    gpu::MemsetOp::create(body, loc, /*asyncToken=*/Type(),
-                          /*asyncDependencies=*/ValueRange{}, programOutput,
-                          identity);
     Value blockSize = arith::ConstantIndexOp::create(body, loc, kReduceBlockSize);
-    Value maxBlocks = arith::ConstantIndexOp::create(body, loc, kReduceMaxBlocks);
-    // blocks = clamp((size + blockSize - 1) / blockSize, 1, maxBlocks)
-    Value rounded = arith::AddIOp::create(
-        body, loc, size,
-        arith::ConstantIndexOp::create(body, loc, kReduceBlockSize - 1));
-    Value blocks = arith::DivUIOp::create(body, loc, rounded, blockSize);
-    blocks = arith::MinUIOp::create(body, loc, blocks, maxBlocks);
-    blocks = arith::MaxUIOp::create(body, loc, blocks, c1);
+    Value blocks = c1;
+    if (atomic) {
+      Value identity = arith::getIdentityValue(kind, elementType, body, loc);
+      gpu::MemsetOp::create(body, loc, /*asyncToken=*/Type(),
+                            /*asyncDependencies=*/ValueRange{}, programOutput,
+                            identity);
+      Value maxBlocks =
+          arith::ConstantIndexOp::create(body, loc, kReduceMaxBlocks);
+      // blocks = clamp((size + blockSize - 1) / blockSize, 1, maxBlocks)
+      Value rounded = arith::AddIOp::create(
+          body, loc, size,
+          arith::ConstantIndexOp::create(body, loc, kReduceBlockSize - 1));
+      blocks = arith::DivUIOp::create(body, loc, rounded, blockSize);
+      blocks = arith::MinUIOp::create(body, loc, blocks, maxBlocks);
+      blocks = arith::MaxUIOp::create(body, loc, blocks, c1);
+    }
     gpu::LaunchFuncOp::create(body, loc, kernel,
                               gpu::KernelDim3{blocks, c1, c1},
                               gpu::KernelDim3{blockSize, c1, c1},

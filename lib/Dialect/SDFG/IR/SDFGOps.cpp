@@ -507,8 +507,10 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "input element type " << elementType
                          << " differs from output element type "
                          << outputType.getElementType();
-  if (!isa<FloatType, IntegerType>(elementType))
-    return emitOpError() << "reduces integers or floats, not " << elementType;
+  if (!isa<FloatType, IntegerType>(elementType) ||
+      elementType.getIntOrFloatBitWidth() > 64)
+    return emitOpError() << "reduces integers or floats of up to 64 bits, not "
+                         << elementType;
   if (!(*this)->getParentOfType<SDFGOp>())
     return emitOpError() << "must be inside an sdfg.sdfg program";
   if (getStream())

@@ -360,11 +360,14 @@ def SDFG_ReduceOp : SDFG_Op<"reduce", [
   let summary = "Library node: reduces a 1-D array into a scalar";
   let description = [{
     Writes `kind`-reduction of all elements of the 1-D `input` into the
-    rank-0 `output` (overwriting it). Element types: integers (signed) and
-    floats. `sdfg-expand-library-nodes` replaces the node by a call to a
-    nested program: in a GPU program, a grid-stride kernel with one atomic
-    combine per thread after a memset of the output; in a CPU program, a
-    host loop. With a stream operand (set by `add-external-gpu-stream`) the
+    rank-0 `output` (overwriting it). Element types: integers (signed,
+    with `arith`'s wrap-around: an `i1` add is an exclusive or) and floats,
+    of up to 64 bits. `sdfg-expand-library-nodes` replaces the node by a
+    call to a nested program: in a GPU program, a grid-stride kernel with
+    one atomic combine per thread after a memset of the output (for types
+    without atomics, such as `i1`, one block that combines its threads'
+    partials in workgroup memory and stores the result); in a CPU program,
+    a host loop. With a stream operand (set by `add-external-gpu-stream`) the
     nested program takes that stream, so its memset and kernel run on it.
 
     Example:

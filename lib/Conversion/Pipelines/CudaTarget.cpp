@@ -1,0 +1,83 @@
+//===- CudaTarget.cpp - The CUDA part of the lowering pipeline ------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What gpu-lower-to-nvvm-pipeline runs that is CUDA's: nvgpu-to-nvvm on the
+// whole module (nvgpu ops in kernels, TMA descriptors on the host),
+// nvvm-attach-target, gpu-to-nvvm and nvvm-to-llvm (NVVM ops that are
+// inline PTX) in the kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TargetDescription.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+namespace {
+class CudaTarget : public TargetDescription {
+public:
+  StringRef name() const override { return "CUDA"; }
+  StringRef triple() const override { return "nvptx64-nvidia-cuda"; }
+  StringRef defaultChip() const override { return "sm_90"; }
+  StringRef defaultFormat() const override { return "fatbin"; }
+  ArrayRef<StringRef> formats() const override {
+    static const StringRef known[] = {"isa", "bin", "fatbin", "llvm"};
+    return known;
+  }
+
+  void lowerVendorDialects(OpPassManager &pm,
+                           const TargetChoice &) const override {
+    pm.addPass(createConvertNVGPUToNVVMPass());
+  }
+
+  void attachTarget(OpPassManager &pm,
+                    const TargetChoice &choice) const override {
+    GpuNVVMAttachTargetOptions options;
+    options.triple = triple().str();
+    options.chip = choice.chip;
+    options.features = choice.features;
+    options.optLevel = choice.optLevel;
+    pm.addPass(createGpuNVVMAttachTarget(options));
+  }
+
+  void lowerKernels(OpPassManager &kernelPm, const TargetChoice &,
+                    const LowerToGpuPipelineOptions &options) const override {
+    ConvertGpuOpsToNVVMOpsOptions gpuOptions;
+    gpuOptions.useBarePtrCallConv = options.kernelBarePtrCallConv;
+    kernelPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
+    kernelPm.addPass(createConvertNVVMToLLVMPass());
+  }
+
+protected:
+  /// cubin and fatbin need ptxas (and fatbinary) of a CUDA toolkit; PTX
+  /// and LLVM IR need nothing.
+  LogicalResult verifyToolkit(const TargetChoice &choice,
+                              std::string &error) const override {
+    if (choice.toolkit.empty() || (choice.format != "bin" &&
+                                   choice.format != "fatbin"))
+      return success();
+    SmallString<128> ptxas(choice.toolkit);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (llvm::sys::fs::can_execute(ptxas))
+      return success();
+    error = "sdfg-lower-to-cuda: format=" + choice.format + " needs ptxas, "
+            "which toolkit '" + choice.toolkit + "' lacks (" +
+            ptxas.str().str() + ")";
+    return failure();
+  }
+};
+} // namespace
+
+const TargetDescription &mlir::sdfg::getCudaTargetDescription() {
+  static const CudaTarget target;
+  return target;
+}

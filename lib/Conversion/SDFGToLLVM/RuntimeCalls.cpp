@@ -1,0 +1,135 @@
+//===- RuntimeCalls.cpp - Helpers of the host lowering --------------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeCalls.h"
+
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+FailureOr<Value> mlir::sdfg::emitRuntimeCall(OpBuilder &builder, Operation *op,
+                                             StringRef name, ValueRange args,
+                                             Type resultType) {
+  MLIRContext *context = op->getContext();
+  SmallVector<Type> argTypes(args.getTypes());
+  FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
+      builder, op->getParentOfType<ModuleOp>(), name, argTypes,
+      resultType ? resultType : LLVM::LLVMVoidType::get(context));
+  if (failed(callee))
+    return op->emitOpError() << "cannot declare runtime function " << name;
+  auto call = LLVM::CallOp::create(builder, op->getLoc(), *callee, args);
+  return resultType ? call.getResult() : Value();
+}
+
+Value mlir::sdfg::alignedGenericPointer(OpBuilder &builder, Location loc,
+                                        MemRefDescriptor descriptor) {
+  Value pointer = descriptor.alignedPtr(builder, loc);
+  Type ptrType = LLVM::LLVMPointerType::get(builder.getContext());
+  if (pointer.getType() != ptrType)
+    pointer = LLVM::AddrSpaceCastOp::create(builder, loc, ptrType, pointer);
+  return pointer;
+}
+
+Value mlir::sdfg::viewGenericPointer(OpBuilder &builder, Location loc,
+                                     const LLVMTypeConverter &converter,
+                                     MemRefType type,
+                                     MemRefDescriptor descriptor) {
+  // An identity layout has offset 0 by definition; a static offset is
+  // folded into the address computation, a dynamic one read at run time.
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  if (!type.getLayout().isIdentity() &&
+      succeeded(type.getStridesAndOffset(strides, offset))) {
+    if (offset != 0) {
+      Value aligned = descriptor.alignedPtr(builder, loc);
+      Type elementType = converter.convertType(type.getElementType());
+      Value pointer =
+          ShapedType::isDynamic(offset)
+              ? LLVM::GEPOp::create(builder, loc, aligned.getType(),
+                                    elementType, aligned,
+                                    descriptor.offset(builder, loc))
+              : LLVM::GEPOp::create(builder, loc, aligned.getType(),
+                                    elementType, aligned,
+                                    ArrayRef<LLVM::GEPArg>{offset});
+      Type ptrType = LLVM::LLVMPointerType::get(builder.getContext());
+      if (pointer.getType() != ptrType)
+        pointer = LLVM::AddrSpaceCastOp::create(builder, loc, ptrType, pointer);
+      return pointer;
+    }
+  }
+  return alignedGenericPointer(builder, loc, descriptor);
+}
+
+Value mlir::sdfg::descriptorOnStack(OpBuilder &builder, Location loc,
+                                    Value descriptor) {
+  Type ptrType = LLVM::LLVMPointerType::get(builder.getContext());
+  Value slot;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    Operation *function =
+        builder.getInsertionBlock()->getParentOp();
+    while (function && !isa<FunctionOpInterface>(function))
+      function = function->getParentOp();
+    if (function)
+      builder.setInsertionPointToStart(
+          &cast<FunctionOpInterface>(function).getFunctionBody().front());
+    Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                         builder.getI64IntegerAttr(1));
+    slot = LLVM::AllocaOp::create(builder, loc, ptrType, descriptor.getType(),
+                                  one);
+  }
+  LLVM::StoreOp::create(builder, loc, descriptor, slot);
+  return slot;
+}
+
+bool mlir::sdfg::isContiguous(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  // Row-major and dense: from the innermost dimension out, each stride is
+  // the product of the sizes inside it. Dimensions of size 1 have no
+  // neighbours to be dense with; the outermost size may be dynamic.
+  int64_t expected = 1;
+  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+    int64_t size = type.getDimSize(dim);
+    if (size == 1)
+      continue;
+    if (strides[dim] != expected)
+      return false;
+    if (ShapedType::isDynamic(size)) {
+      // Only the outermost non-unit dimension may be dynamic.
+      for (int64_t outer = dim - 1; outer >= 0; --outer)
+        if (type.getDimSize(outer) != 1)
+          return false;
+      return true;
+    }
+    expected *= size;
+  }
+  return true;
+}
+
+Value mlir::sdfg::elementCount(OpBuilder &builder, Location loc,
+                               const LLVMTypeConverter &converter,
+                               MemRefType type, MemRefDescriptor descriptor) {
+  Type indexType = converter.getIndexType();
+  if (type.hasStaticShape())
+    return LLVM::ConstantOp::create(
+        builder, loc, indexType,
+        builder.getIntegerAttr(indexType, type.getNumElements()));
+  Value count;
+  for (int64_t dim = 0, rank = type.getRank(); dim < rank; ++dim) {
+    Value size = descriptor.size(builder, loc, dim);
+    count = count ? LLVM::MulOp::create(builder, loc, count, size).getResult()
+                  : size;
+  }
+  return count;
+}

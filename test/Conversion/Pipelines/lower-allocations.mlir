@@ -1,0 +1,39 @@
+// gpu.alloc through both lowerings, on the program's stream: host_shared
+// becomes mgpuMemAlloc's flag (managed memory), and a memref in numbered
+// memory space 1 holds the runtime's pointer through an addrspacecast
+// (upstream emits a bitcast between address spaces, which is invalid);
+// gpu.dealloc returns a generic pointer.
+
+// RUN: sdfg-opt %s --sdfg-lower-to-cuda="format=isa" | mlir-translate --mlir-to-llvmir | FileCheck %s
+// RUN: sdfg-opt %s --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | mlir-translate --mlir-to-llvmir | FileCheck %s
+
+// CHECK-LABEL: define i32 @allocations(
+// CHECK-SAME: ptr %[[S:[0-9]+]])
+// CHECK: %[[SHARED:.*]] = call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %[[S]], i8 1)
+// CHECK: %[[RAW:.*]] = call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %[[S]], i8 0)
+// CHECK: %[[GLOBAL:.*]] = addrspacecast ptr %[[RAW]] to ptr addrspace(1)
+// CHECK: %[[ONE:.*]] = insertvalue { ptr addrspace(1), ptr addrspace(1), i64, [1 x i64], [1 x i64] } poison, ptr addrspace(1) %[[GLOBAL]], 0
+// CHECK: call void @mgpuLaunchKernel({{.*}}, ptr %[[S]],
+// CHECK: %[[BACK:.*]] = addrspacecast ptr addrspace(1) %{{.*}} to ptr
+// CHECK: call void @mgpuMemFree(ptr %[[BACK]], ptr %[[S]])
+// CHECK: call void @mgpuMemFree(ptr %{{.*}}, ptr %[[S]])
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fill(%shared: memref<?xf32>, %global: memref<?xf32, 1>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %global[%i] : memref<?xf32, 1>
+      memref.store %v, %shared[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+  func.func @allocations(%n: index) {
+    %c1 = arith.constant 1 : index
+    %shared = gpu.alloc host_shared (%n) : memref<?xf32>
+    %global = gpu.alloc (%n) : memref<?xf32, 1>
+    gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1)
+        args(%shared : memref<?xf32>, %global : memref<?xf32, 1>)
+    gpu.dealloc %global : memref<?xf32, 1>
+    gpu.dealloc %shared : memref<?xf32>
+    return
+  }
+}

@@ -1,0 +1,19 @@
+// REQUIRES: rocm-toolkit
+// An NVVM intrinsic in a kernel compiled for ROCm is a diagnostic at the op
+// (the ROCDL backend would crash on it), with a non-zero exit.
+// RUN: sdfg-opt %s --sdfg-lower-to-rocm -verify-diagnostics -o /dev/null
+// RUN: not sdfg-opt %s --sdfg-lower-to-rocm -o /dev/null 2>&1 | FileCheck %s
+// CHECK-NOT: LLVM ERROR
+// CHECK: error: 'nvvm.read.ptx.sreg.tid.x' op is an NVVM operation
+// CHECK-NOT: LLVM ERROR
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%out: memref<32xi32, #gpu.address_space<global>>) kernel {
+      // expected-error @+1 {{'nvvm.read.ptx.sreg.tid.x' op is an NVVM operation in a kernel compiled for ROCDL; it has no AMD GPU equivalent}}
+      %t = nvvm.read.ptx.sreg.tid.x : i32
+      %i = arith.index_cast %t : i32 to index
+      memref.store %t, %out[%i] : memref<32xi32, #gpu.address_space<global>>
+      gpu.return
+    }
+  }
+}
