@@ -102,21 +102,35 @@ static bool hasOtherVendorOps(ModuleOp module, sdfg::GpuVendor vendor) {
   return result.wasInterrupted();
 }
 
-/// Returns true if a gpu.launch_func passes operands that its kernel does
-/// not take. The gpu.container_module verifier of MLIR 22 checks that only
-/// for launches directly in a function body, not in nested regions
-/// (scf.for, scf.if, ...), so such a launch verifies until a pass such as
-/// convert-scf-to-cf moves it out: invalid input, not a bug of the pass.
+/// Returns true if a gpu.launch_func names no kernel or passes operands
+/// that its kernel does not take. The gpu.container_module verifier of
+/// MLIR 22 checks that only for launches directly in a function body, not
+/// in nested regions (scf.for, scf.if, ...), so such a launch verifies
+/// until a pass such as convert-scf-to-cf moves it out: invalid input, not
+/// a bug of the pass.
 static bool hasMismatchedLaunch(ModuleOp module) {
   WalkResult result = module->walk([&](gpu::LaunchFuncOp launch) {
     auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
         launch, launch.getKernel());
-    if (!kernel)
-      return WalkResult::advance();
-    return llvm::equal(launch.getKernelOperands().getTypes(),
-                       kernel.getArgumentTypes())
+    return kernel && llvm::equal(launch.getKernelOperands().getTypes(),
+                                 kernel.getArgumentTypes())
                ? WalkResult::advance()
                : WalkResult::interrupt();
+  });
+  return result.wasInterrupted();
+}
+
+/// Returns true if GPU work comes before the sdfg.init_streams of its
+/// block. add-external-gpu-stream then uses the slots before their
+/// definition: a known finding, kept in
+/// fuzz/crashes-to-fix/gpu-wait-before-init-streams.mlir until the pass
+/// (being rewritten) is fixed; skipped so that runs look for new ones.
+static bool hasGpuWorkBeforeInitStreams(ModuleOp module) {
+  WalkResult result = module->walk([&](sdfg::InitStreamsOp init) {
+    for (Operation *op = init->getPrevNode(); op; op = op->getPrevNode())
+      if (sdfg::isHostGpuWork(op))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
   });
   return result.wasInterrupted();
 }
@@ -154,7 +168,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module || hasMismatchedLaunch(*module))
+  if (!module || hasMismatchedLaunch(*module) ||
+      hasGpuWorkBeforeInitStreams(*module))
     return 0;
 
   if (!runChecked(context, *module, diagnostics, [](OpPassManager &pm) {
