@@ -65,8 +65,14 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
       return InitStreamsOp(); // A declaration: its signature is all there is.
     external = program.getArgument(index);
   }
-  if (init)
+  if (init) {
+    // A hand-written init op may come after GPU work of the entry block;
+    // its only operand is an argument, so it can always go first.
+    Block &entry = program.getFunctionBody().front();
+    if (init.getOperation() != &entry.front())
+      init->moveBefore(&entry.front());
     return init;
+  }
   int64_t numResults = std::max<int64_t>(getNumStreamSlots(program), 1);
   OpBuilder atEntry =
       OpBuilder::atBlockBegin(&program.getFunctionBody().front());
