@@ -97,14 +97,11 @@ struct StreamWaitLowering : public ConvertOpToLLVMPattern<StreamWaitOp> {
   LogicalResult
   matchAndRewrite(StreamWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
-        rewriter, op->getParentOfType<ModuleOp>(), "sdfgrtStreamWaitStream",
-        {ptrType, ptrType}, rewriter.getI32Type());
-    if (failed(callee))
-      return op.emitOpError() << "cannot declare sdfgrtStreamWaitStream";
-    LLVM::CallOp::create(rewriter, op.getLoc(), *callee,
-                         ValueRange{adaptor.getStream(), adaptor.getWaitedOn()});
+    if (failed(emitRuntimeCall(
+            rewriter, op, "sdfgrtStreamWaitStream",
+            ValueRange{adaptor.getStream(), adaptor.getWaitedOn()},
+            rewriter.getI32Type())))
+      return failure();
     rewriter.eraseOp(op);
     return success();
   }
