@@ -168,8 +168,10 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
       stream), solved over the module to a fixpoint; a declaration accesses
       every buffer it is given on the host.
     * Control flow: control-flow graphs (irreducible ones too) and every
-      `RegionBranchOpInterface` op; other region ops make their nested host
-      accesses wait for all streams.
+      `RegionBranchOpInterface` op; any other region op (e.g.
+      `omp.parallel`) makes the host accesses nested in it, so their sync
+      goes before it, and its regions start from that state joined with the
+      GPU work nested in it.
 
     Minimality: one sync serves every later access until new GPU work is
     queued; a loop whose host accesses conflict with work pending on entry
