@@ -127,7 +127,7 @@ void SyncPlacer::collectLoops(SmallVectorImpl<LoopSite> &sites) {
   };
   addCfgLoops(program.getFunctionBody());
   walkHostCode(program.getFunctionBody(), [&](Operation *op) {
-    if (isa<gpu::LaunchOp>(op) || op == program.getOperation())
+    if (isa<gpu::LaunchOp>(op)) // Its body is device code.
       return;
     if (isa<LoopLikeOpInterface>(op))
       sites.push_back({op, nullptr, nullptr});
@@ -163,8 +163,6 @@ bool SyncPlacer::encloses(const LoopSite &outer, Operation *inner) const {
 OpAccesses SyncPlacer::getLoopInvariantAccesses(const LoopSite &site) {
   SmallVector<BufferAccess> host, gpu;
   forEachOpIn(site, [&](Operation *op) {
-    if (isDeviceCode(op))
-      return;
     OpAccesses opAccesses = accesses.getAccesses(op, program);
     llvm::append_range(host, opAccesses.host);
     for (const StreamAccess &access : opAccesses.gpu)
@@ -274,8 +272,6 @@ LogicalResult SyncPlacer::run(bool insert) {
 
   SmallVector<std::pair<Operation *, SmallVector<Value>>> syncs;
   walkHostCode(program.getFunctionBody(), [&](Operation *op) {
-    if (op == program.getOperation() || isDeviceCode(op))
-      return;
     const PendingState *state = stateBefore(op);
     if (!state)
       return;
