@@ -49,7 +49,7 @@
 // Every entry that RuntimeEntries.def lists (and verify-stream-discipline
 // accepts) is declared in SDFGRuntime.h with the C ABI; the unit tests
 // check that each build exports it.
-#define SDFGRT_RUNTIME_ENTRY(name, stream)                                     \
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
   static_assert(std::is_function<decltype(::name)>::value,                     \
                 #name " is listed in RuntimeEntries.def but not declared");
 #include "SDFGStream/Runtime/RuntimeEntries.def"
@@ -77,6 +77,37 @@ struct ThreadState {
   Counters counters;
 };
 thread_local ThreadState state;
+
+/// A stream-ordered (or managed) allocation that the current program call
+/// made and has not freed: what a failed call frees before it returns.
+struct CallTransient {
+  void *pointer;
+  void *stream;
+};
+// Not in ThreadState: only allocations and frees touch it.
+thread_local std::vector<CallTransient> callTransients;
+
+/// Remembers `pointer`, allocated on `stream`, until it is freed or the
+/// outermost program call ends.
+void trackTransient(void *pointer, void *stream) {
+  if (state.callDepth > 0)
+    callTransients.push_back({pointer, stream});
+}
+
+/// Forgets `pointer` (freed); the newest first, as frees usually mirror the
+/// allocations.
+void untrackTransient(void *pointer) {
+  for (auto it = callTransients.rbegin(); it != callTransients.rend(); ++it) {
+    if (it->pointer == pointer) {
+      callTransients.erase(std::next(it).base());
+      return;
+    }
+  }
+}
+
+/// Frees, on its own stream, every allocation the failed call made and did
+/// not free (defined with the allocation entries).
+void freeCallTransients();
 
 /// Makes `code` the running operation's failure; false if it has one.
 bool claimFailure(int32_t code) {
@@ -777,12 +808,20 @@ void sdfgrtBeginCall(void) {
   state.lastError = 0;
   state.lastErrorText[0] = '\0';
   state.location = nullptr;
+  callTransients.clear();
 }
 
 int32_t sdfgrtEndCall(void) {
-  if (state.callDepth > 0)
-    --state.callDepth;
+  if (state.callDepth > 0 && --state.callDepth == 0) {
+    if (state.callError != 0)
+      freeCallTransients();
+    callTransients.clear();
+  }
   return state.callError;
+}
+
+int32_t sdfgrtCallStatus(void) {
+  return state.callDepth > 0 ? state.callError : 0;
 }
 
 void sdfgrtSetLocation(const char *location) { state.location = location; }
@@ -951,6 +990,46 @@ bool refusedWhileCapturing(const Symbols &symbols, Stream stream,
   return capturing;
 }
 
+/// Frees `ptr`: stream-ordered on `stream`, or, for managed memory, after
+/// the host waited for `stream`.
+void freeOnStream(const Symbols &symbols, void *ptr, Stream s) {
+  if (managedAllocations().remove(ptr)) {
+    // Work queued on the stream may still use the memory, and managed
+    // memory has no stream-ordered free: the host waits for the stream
+    // (never the device) first.
+    if (refusedWhileCapturing(symbols, s, "mgpuMemFree")) {
+      managedAllocations().add(ptr);
+      return;
+    }
+    if (SDFGRT_CALL(symbols, StreamSynchronize, s))
+      SDFGRT_CALL(symbols, MemFree, reinterpret_cast<vendor::DevicePtr>(ptr));
+    return;
+  }
+  SDFGRT_CALL(symbols, MemFreeAsync, reinterpret_cast<vendor::DevicePtr>(ptr),
+              s);
+}
+
+void freeCallTransients() {
+  // The call has failed (its later operations are skipped), but these frees
+  // run; a failure of theirs does not replace the call's first one, which
+  // stays the reported error.
+  if (callTransients.empty())
+    return;
+  bool failed = state.operationFailed;
+  state.operationFailed = true;
+  const Symbols *symbols = vendorSymbols();
+  for (auto it = callTransients.rbegin();
+       symbols && it != callTransients.rend(); ++it) {
+    void *ptr = it->pointer;
+    inStreamContext(*symbols, it->stream,
+                    [&](const Symbols &symbols, Stream s, Context) {
+                      freeOnStream(symbols, ptr, s);
+                    });
+  }
+  state.operationFailed = failed;
+  callTransients.clear();
+}
+
 } // namespace
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
@@ -965,11 +1044,13 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
         result = reinterpret_cast<void *>(ptr);
         managedAllocations().add(result);
       }
-      return;
+    } else {
+      vendor::DevicePtr ptr{};
+      if (SDFGRT_CALL(symbols, MemAllocAsync, &ptr, sizeBytes, s))
+        result = reinterpret_cast<void *>(ptr);
     }
-    vendor::DevicePtr ptr{};
-    if (SDFGRT_CALL(symbols, MemAllocAsync, &ptr, sizeBytes, s))
-      result = reinterpret_cast<void *>(ptr);
+    if (result)
+      trackTransient(result, stream);
   });
   return result;
 }
@@ -978,20 +1059,9 @@ void mgpuMemFree(void *ptr, void *stream) {
   if (!ptr)
     return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
-    if (managedAllocations().remove(ptr)) {
-      // Work queued on the stream may still use the memory, and managed
-      // memory has no stream-ordered free: the host waits for the stream
-      // (never the device) first.
-      if (refusedWhileCapturing(symbols, s, "mgpuMemFree")) {
-        managedAllocations().add(ptr);
-        return;
-      }
-      if (SDFGRT_CALL(symbols, StreamSynchronize, s))
-        SDFGRT_CALL(symbols, MemFree, reinterpret_cast<vendor::DevicePtr>(ptr));
-      return;
-    }
-    SDFGRT_CALL(symbols, MemFreeAsync, reinterpret_cast<vendor::DevicePtr>(ptr),
-                s);
+    freeOnStream(symbols, ptr, s);
+    if (!state.operationFailed)
+      untrackTransient(ptr);
   });
 }
 

@@ -82,7 +82,7 @@ static CallInfo classify(StringRef callee) {
   using K = CallKind;
   std::optional<CallInfo> known =
       llvm::StringSwitch<std::optional<CallInfo>>(callee)
-#define SDFGRT_RUNTIME_ENTRY(name, stream)                                     \
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
   .Case(#name, stream < 0 ? CallInfo{K::Other}                                 \
                           : CallInfo{K::TakesStream, unsigned(stream)})
 #include "SDFGStream/Runtime/RuntimeEntries.def"

@@ -21,10 +21,10 @@ TEST(RuntimeEntriesTest, SharedRuntimeExportsEveryListedEntry) {
   void *runtime = dlopen(SDFGRT_SHARED_RUNTIME, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(runtime, nullptr) << dlerror();
   int listed = 0;
-#define SDFGRT_RUNTIME_ENTRY(name, stream)                                     \
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
   ++listed;                                                                    \
   EXPECT_NE(dlsym(runtime, #name), nullptr)                                    \
-      << #name " is listed in RuntimeEntries.def but not exported by "        \
+      << #name " is listed in RuntimeEntries.def but not exported by "         \
       << SDFGRT_SHARED_RUNTIME;
 #include "SDFGStream/Runtime/RuntimeEntries.def"
   EXPECT_GT(listed, 30);

@@ -85,6 +85,12 @@ struct LowerToGpuPipelineOptions
                      "test-omit-syncs), for the negative controls of the "
                      "GPU hazard tests"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> testOmitFailureExits{
+      *this, "test-omit-failure-exits",
+      llvm::cl::desc("Test only: do not run insert-failure-exits (a failed "
+                     "call runs its host code to the end), for the negative "
+                     "controls of the fail-fast tests"),
+      llvm::cl::init(false)};
 };
 
 /// The GPU vendor a pipeline lowers to. Everything else is shared.

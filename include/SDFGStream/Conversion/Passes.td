@@ -20,7 +20,9 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
 
     A program that takes the caller's stream brackets its body with the
     runtime's `sdfgrtBeginCall()` / `sdfgrtEndCall()`, which collect that
-    status; a program without GPU work returns 0 and needs no runtime.
+    status, and is marked `sdfg.program` (`insert-failure-exits` then makes
+    it leave at its first failure); a program without GPU work returns 0
+    and needs no runtime.
     Public programs get `llvm.emit_c_interface`, so the compiled object
     exports `_mlir_ciface_<name>(...)`: memrefs as pointers to strided
     memref descriptors, symbols and scalars by value, the stream last as
@@ -34,7 +36,8 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
 
     Example: `sdfg.sdfg @p(%A: memref<4xf32>, %s: !sdfg.stream {...})`
     becomes `func.func @p(%A: memref<4xf32>, %s: !sdfg.stream {...}) -> i32
-    attributes {llvm.emit_c_interface}`.
+    attributes {llvm.emit_c_interface, sdfg.num_streams = 1 : i64,
+    sdfg.program}`.
   }];
   let dependentDialects = [
     "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"

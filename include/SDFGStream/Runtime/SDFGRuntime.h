@@ -9,7 +9,8 @@
 |* hipStream_t; 0 is the legacy default stream). The runtime never creates a  *|
 |* stream, never synchronizes the device or context, and never aborts: the    *|
 |* first failure of a program call is recorded and returned by the program,   *|
-|* and later GPU operations of that call are skipped.                         *|
+|* which leaves at once; what the call allocated is freed (later GPU          *|
+|* operations of the call are skipped, where host code still runs).           *|
 |*                                                                            *|
 |* Two groups of entry points:                                                *|
 |*  - mgpu*: the ABI that MLIR's gpu-to-llvm lowering and the gpu.module      *|
@@ -68,8 +69,15 @@ SDFGRT_EXPORT void sdfgrtBeginCall(void);
 
 /* Marks the end of a program call; returns 0, or the error code of the first
  * failure recorded since the outermost sdfgrtBeginCall. An inner end does not
- * clear it: the enclosing call fails too. */
+ * clear it: the enclosing call fails too. The outermost end of a failed call
+ * frees, stream-ordered on the stream each was allocated on, every
+ * allocation of mgpuMemAlloc that the call made and did not free. */
 SDFGRT_EXPORT int32_t sdfgrtEndCall(void);
+
+/* The current program call's status: 0, or the code of its first failure
+ * (0 outside a program call). Generated code asks after every operation
+ * that can fail and, on a failure, leaves the program at once. */
+SDFGRT_EXPORT int32_t sdfgrtCallStatus(void);
 
 /* Records the source location ("file:line:col") of the operation about to
  * run; it is part of the error text if that operation fails. The string

@@ -189,6 +189,60 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def InsertFailureExits : Pass<"insert-failure-exits", "ModuleOp"> {
+  let summary = "Leave a program call at its first failing operation, "
+                "freeing what it took";
+  let description = [{
+    A program call stops at its first failure: after every operation that
+    can fail the call (a GPU op, an `sdfg` op with effects, a call of a
+    runtime entry that can fail, of a function that can, of a program, or
+    an indirect call), this pass adds a check of the call's status
+    (`sdfgrtCallStatus`) and a branch that leaves the function at once, so
+    that no later host code runs on results the failed operation never
+    produced (a loop waiting for a flag the GPU never copied back ends, a
+    loop bound is never read from a skipped copy).
+
+    * A program (`sdfg.program`) leaves through `sdfgrtEndCall` and returns
+      the call's status; the outermost end of a failed call frees, on its
+      own stream, every GPU allocation the call made and did not free
+      (nested programs and library nodes included).
+    * Any other function that can fail returns `ub.poison` values; its
+      callers check the status right after the call and leave too, so a
+      failure returns through every caller.
+    * Host buffers that the function allocated (`memref.alloc`), has not
+      freed on any path to the failing operation and does not hand on
+      (returned, passed through a branch, registered with the GPU) are
+      freed on the way out.
+
+    Outside a program call the status is always 0 and nothing changes.
+    Operations nested in a region other than the function body (e.g. in
+    `memref.alloca_scope`) are checked after the op that holds them (until
+    then the runtime skips the call's later GPU operations). Runs on
+    control-flow-graph form (after `convert-scf-to-cf`) before the host
+    lowering; a second run changes nothing.
+
+    Example:
+
+    ```mlir
+    %t = gpu.memcpy async [%s] %host, %dev : memref<1xi32>, memref<1xi32, 1>
+    ```
+
+    becomes
+
+    ```mlir
+    %t = gpu.memcpy async [%s] %host, %dev : memref<1xi32>, memref<1xi32, 1>
+    %status = call @sdfgrtCallStatus() : () -> i32
+    %failed = arith.cmpi ne, %status, %c0_i32 : i32
+    cf.cond_br %failed weights([1, 2047]), ^exit, ^continue
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::ub::UBDialect"];
+}
+
 def CheckArgumentDevices : Pass<"check-argument-devices", "ModuleOp"> {
   let summary = "Check at run time that GPU buffers are on the stream's device";
   let description = [{

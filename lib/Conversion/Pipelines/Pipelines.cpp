@@ -79,6 +79,10 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  // A failed call leaves at once (branches: after the structured control
+  // flow is gone).
+  if (!options.testOmitFailureExits)
+    pm.addPass(createInsertFailureExits());
 
   // Kernels, checked for leftovers while their locations are still there.
   target.attachTarget(pm, choice);

@@ -61,6 +61,9 @@ static void convertProgram(SDFGOp program) {
   // The slots stay declared, so that the init op still verifies.
   function->setAttr(SDFGDialect::getNumStreamsAttrName(),
                     builder.getI64IntegerAttr(program.getNumStreams()));
+  if (usesRuntime)
+    function->setAttr(SDFGDialect::getProgramAttrName(),
+                      UnitAttr::get(context));
   if (program.isPublic())
     function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                       UnitAttr::get(context));
@@ -110,6 +113,7 @@ static void convertFunctionProgram(func::FuncOp function, ModuleOp module) {
   OpBuilder builder(context);
   Type i32 = builder.getI32Type();
   function.setType(builder.getFunctionType(function.getArgumentTypes(), {i32}));
+  function->setAttr(SDFGDialect::getProgramAttrName(), UnitAttr::get(context));
   builder.setInsertionPointToStart(&function.getBody().front());
   func::CallOp::create(builder, function.getLoc(), kBeginCall, TypeRange{});
   SmallVector<func::ReturnOp> returns;

@@ -7,7 +7,7 @@
 // declarations are left alone.
 
 // CHECK-LABEL: func.func @gpu_function
-// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "s"}) -> i32 attributes {llvm.emit_c_interface}
+// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "s"}) -> i32 attributes {llvm.emit_c_interface, sdfg.program}
 // CHECK-NEXT: call @sdfgrtBeginCall() : () -> ()
 // CHECK-NEXT: sdfg.init_streams %[[S]]
 // CHECK-NEXT: %[[STATUS:.*]] = call @sdfgrtEndCall() : () -> i32

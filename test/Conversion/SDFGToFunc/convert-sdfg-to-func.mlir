@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: func.func private @inner
 // CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "s"}) -> i32
-// CHECK-SAME: attributes {sdfg.num_streams = 1 : i64}
+// CHECK-SAME: attributes {sdfg.num_streams = 1 : i64, sdfg.program}
 // CHECK-NEXT: call @sdfgrtBeginCall() : () -> ()
 // CHECK-NEXT: sdfg.init_streams %[[S]]
 // CHECK: %[[STATUS:.*]] = call @sdfgrtEndCall() : () -> i32
@@ -18,7 +18,7 @@ sdfg.sdfg private @inner(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_s
 }
 
 // CHECK-LABEL: func.func @outer
-// CHECK-SAME: -> i32 attributes {llvm.emit_c_interface, sdfg.num_streams = 2 : i64}
+// CHECK-SAME: -> i32 attributes {llvm.emit_c_interface, sdfg.num_streams = 2 : i64, sdfg.program}
 // CHECK-NEXT: call @sdfgrtBeginCall()
 // CHECK-NEXT: %[[SLOTS:.*]]:2 = sdfg.init_streams
 // CHECK-NEXT: %{{.*}} = call @inner(%{{.*}}, %[[SLOTS]]#1) : (memref<4xf32, 1>, !sdfg.stream) -> i32

@@ -85,6 +85,19 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' must be on a function";
     return success();
   }
+  if (name == getProgramAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function || isa<SDFGOp>(op))
+      return op->emitOpError() << "'" << name << "' must be on a func.func";
+    ArrayRef<Type> results = function.getResultTypes();
+    if (results.size() != 1 || !results.front().isInteger(32))
+      return op->emitOpError() << "'" << name
+                               << "' marks a function that returns the "
+                                  "call's status: its one result is an i32";
+    return success();
+  }
   return op->emitOpError() << "unknown sdfg dialect attribute '" << name
                            << "'";
 }

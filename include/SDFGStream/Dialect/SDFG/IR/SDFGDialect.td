@@ -52,7 +52,10 @@ def SDFG_Dialect : Dialect {
       the caller's stream (one per program; the passes put it last, a stream
       adopted from a `gpu.launch_func` async object stays where it is);
     * `sdfg.num_streams = N : i64` gives a `func.func` N stream slots
-      (default 1, at most 1024; `sdfg.sdfg` has its own `streams` field).
+      (default 1, at most 1024; `sdfg.sdfg` has its own `streams` field);
+    * `sdfg.program` marks a `func.func` that is a program call, as
+      `convert-sdfg-to-func` makes it: it returns the call's status (one
+      `i32`) and brackets its body with `sdfgrtBeginCall`/`sdfgrtEndCall`.
   }];
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -80,6 +83,11 @@ def SDFG_Dialect : Dialect {
     /// Discardable attribute giving a `func.func` its number of stream slots.
     static constexpr ::llvm::StringLiteral getNumStreamsAttrName() {
       return ::llvm::StringLiteral("sdfg.num_streams");
+    }
+    /// Discardable unit attribute marking a `func.func` that is a program
+    /// call returning its status (convert-sdfg-to-func).
+    static constexpr ::llvm::StringLiteral getProgramAttrName() {
+      return ::llvm::StringLiteral("sdfg.program");
     }
     /// The most stream slots a program may declare. Passes make one value
     /// per slot (`sdfg.init_streams`), so the count must stay small; 1024

@@ -1,0 +1,403 @@
+//===- InsertFailureExits.cpp - Leave a program call at its first failure -===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The runtime records the first failure of a program call and skips the
+// call's later GPU operations, but only generated code can stop the host
+// code in between: a host loop waiting for a flag that a skipped copy never
+// brings back would spin forever. This pass makes every operation that can
+// fail a call an exit point of its function (see Passes.td). Upstream has no
+// notion of a call status, so this is ours; it reuses MLIR's dominance
+// information and the runtime's one list of entry points
+// (RuntimeEntries.def) for what can fail.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Transforms/Passes.h"
+
+#include "SDFGStream/Analysis/BufferAliasAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir {
+namespace sdfg {
+#define GEN_PASS_DEF_INSERTFAILUREEXITS
+#include "SDFGStream/Transforms/Passes.h.inc"
+} // namespace sdfg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+static constexpr StringLiteral kCallStatus = "sdfgrtCallStatus";
+static constexpr StringLiteral kEndCall = "sdfgrtEndCall";
+
+/// Whether the runtime entry `name` can fail a program call; nullopt if
+/// `name` is not a runtime entry.
+static std::optional<bool> runtimeEntryMayFail(StringRef name) {
+  return llvm::StringSwitch<std::optional<bool>>(name)
+#define SDFGRT_RUNTIME_ENTRY(entry, stream, mayFail)                           \
+  .Case(#entry, bool(mayFail))
+#include "SDFGStream/Runtime/RuntimeEntries.def"
+      .Default(std::nullopt);
+}
+
+namespace {
+
+/// Which functions of a module can fail a program call, and which of their
+/// operations can.
+class FailureModel {
+public:
+  explicit FailureModel(ModuleOp module);
+
+  /// Whether `op` (host code) can fail the current program call.
+  bool mayFail(Operation *op) const;
+  /// Whether `op` or an op nested in it can fail the call.
+  bool mayFailWithin(Operation *op) const;
+  bool mayFail(func::FuncOp function) const {
+    return failing.contains(function);
+  }
+
+private:
+  /// Whether a call of `callee` (a symbol of the module) can fail.
+  bool calleeMayFail(SymbolRefAttr callee) const;
+  /// Whether `op`, not a call of a module function, can fail.
+  static bool mayFailItself(Operation *op);
+
+  ModuleOp module;
+  SymbolTable symbols;
+  llvm::SmallPtrSet<Operation *, 16> failing;
+};
+
+} // namespace
+
+FailureModel::FailureModel(ModuleOp module) : module(module), symbols(module) {
+  // Programs and functions that take a stream fail by themselves; the rest
+  // fail through what they do, solved to a fixpoint over the calls.
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  for (func::FuncOp function : functions) {
+    bool takesStream = llvm::any_of(function.getArgumentTypes(),
+                                    [](Type t) { return isa<StreamType>(t); });
+    if (function->hasAttr(SDFGDialect::getProgramAttrName()) || takesStream)
+      failing.insert(function);
+  }
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (func::FuncOp function : functions) {
+      if (function.isExternal() || failing.contains(function))
+        continue;
+      WalkResult found = function.walk([&](Operation *op) {
+        return mayFail(op) ? WalkResult::interrupt() : WalkResult::advance();
+      });
+      if (found.wasInterrupted()) {
+        failing.insert(function);
+        changed = true;
+      }
+    }
+  }
+}
+
+bool FailureModel::calleeMayFail(SymbolRefAttr callee) const {
+  StringRef name = callee.getLeafReference().getValue();
+  if (std::optional<bool> entry = runtimeEntryMayFail(name))
+    return *entry;
+  Operation *function = symbols.lookup(name);
+  return function && failing.contains(function);
+}
+
+bool FailureModel::mayFailItself(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  if (isa_and_nonnull<gpu::GPUDialect>(dialect))
+    return true;
+  if (isa_and_nonnull<SDFGDialect>(dialect))
+    return !isMemoryEffectFree(op);
+  return false;
+}
+
+bool FailureModel::mayFailWithin(Operation *op) const {
+  if (mayFail(op))
+    return true;
+  if (op->getNumRegions() == 0)
+    return false;
+  return op
+      ->walk([&](Operation *nested) {
+        return nested != op && mayFail(nested) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool FailureModel::mayFail(Operation *op) const {
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return calleeMayFail(call.getCalleeAttr());
+  if (isa<func::CallIndirectOp>(op))
+    return true;
+  if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+    if (FlatSymbolRefAttr callee = call.getCalleeAttr())
+      return calleeMayFail(callee);
+    return true;
+  }
+  return mayFailItself(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Host buffers to free on the way out
+//===----------------------------------------------------------------------===//
+
+/// Whether every use of `buffer` (and of the views made of it) reads or
+/// writes it in place, so that the function still owns it wherever it has
+/// not freed it; `frees` gets the deallocs of `buffer` itself.
+static bool isOwnedLocally(Value buffer, SmallVectorImpl<Operation *> &frees,
+                           bool isRoot = true) {
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user)) {
+      if (!isRoot)
+        return false; // freed through a view: not ours to reason about
+      frees.push_back(user);
+      continue;
+    }
+    if (isa<gpu::HostRegisterOp, gpu::HostUnregisterOp>(user))
+      return false; // the GPU may still reach it after a failure
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+      if (view.getViewSource() == buffer &&
+          !isOwnedLocally(view->getResult(0), frees, /*isRoot=*/false))
+        return false;
+      continue;
+    }
+    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(user)) {
+      if (!isOwnedLocally(metadata.getBaseBuffer(), frees, /*isRoot=*/false))
+        return false;
+      continue;
+    }
+    if (isa<func::CallOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::LaunchFuncOp,
+            memref::CopyOp, memref::ExtractAlignedPointerAsIndexOp,
+            memref::DimOp>(user))
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffectsOnValue(buffer, instances);
+    if (llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+          return !isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect());
+        }))
+      return false;
+    if (instances.empty() && !isMemoryEffectFree(user))
+      return false;
+  }
+  return true;
+}
+
+namespace {
+
+/// A host buffer that the function allocates and frees itself.
+struct LocalBuffer {
+  memref::AllocOp alloc;
+  SmallVector<Operation *> frees;
+};
+
+} // namespace
+
+/// Whether some path reaches `point` from one of `buffer`'s frees without
+/// passing its allocation again, i.e. `buffer` may already be freed there.
+static bool mayBeFreedAt(LocalBuffer &buffer, Operation *point) {
+  llvm::SmallPtrSet<Operation *, 4> frees(buffer.frees.begin(),
+                                          buffer.frees.end());
+  Operation *alloc = buffer.alloc;
+  // Scans `block` backwards from `from` (exclusive; null: its end): true if
+  // a free comes first, and `stop` set if the allocation does.
+  auto scan = [&](Block *block, Operation *from, bool &stop) {
+    // Made from `from`, a reverse iterator starts at the op before it (as
+    // std::reverse_iterator does).
+    auto it =
+        from ? Block::reverse_iterator(from->getIterator()) : block->rbegin();
+    for (; it != block->rend(); ++it) {
+      if (&*it == alloc) {
+        stop = true;
+        return false;
+      }
+      if (frees.contains(&*it))
+        return true;
+    }
+    return false;
+  };
+  SmallVector<Block *> worklist;
+  llvm::SmallPtrSet<Block *, 8> visited;
+  bool stop = false;
+  if (scan(point->getBlock(), point, stop))
+    return true;
+  if (!stop)
+    llvm::append_range(worklist, point->getBlock()->getPredecessors());
+  while (!worklist.empty()) {
+    Block *block = worklist.pop_back_val();
+    if (!visited.insert(block).second)
+      continue;
+    bool blockStop = false;
+    if (scan(block, nullptr, blockStop))
+      return true;
+    if (!blockStop)
+      llvm::append_range(worklist, block->getPredecessors());
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct InsertFailureExits
+    : public sdfg::impl::InsertFailureExitsBase<InsertFailureExits> {
+  using InsertFailureExitsBase::InsertFailureExitsBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult insertExits(func::FuncOp function, const FailureModel &model);
+  /// The block that leaves `function` after a failure.
+  Block *buildExit(func::FuncOp function);
+};
+} // namespace
+
+/// Declares `name` as a private `() -> i32` runtime function unless the
+/// module has it; false if it has it with another type.
+static bool declareStatusEntry(ModuleOp module, StringRef name) {
+  OpBuilder builder(module.getContext());
+  FunctionType type = builder.getFunctionType({}, {builder.getI32Type()});
+  if (Operation *existing = module.lookupSymbol(name)) {
+    auto function = dyn_cast<func::FuncOp>(existing);
+    if (function && function.getFunctionType() == type)
+      return true;
+    existing->emitError() << "'" << name
+                          << "' is the runtime's, declared () -> i32";
+    return false;
+  }
+  builder.setInsertionPointToEnd(module.getBody());
+  func::FuncOp::create(builder, module.getLoc(), name, type).setPrivate();
+  return true;
+}
+
+Block *InsertFailureExits::buildExit(func::FuncOp function) {
+  Region &body = function.getBody();
+  Block *exit = new Block();
+  body.push_back(exit);
+  OpBuilder builder = OpBuilder::atBlockEnd(exit);
+  Location loc = function.getLoc();
+  if (function->hasAttr(SDFGDialect::getProgramAttrName())) {
+    Value status =
+        func::CallOp::create(builder, loc, kEndCall, builder.getI32Type())
+            .getResult(0);
+    func::ReturnOp::create(builder, loc, status);
+    return exit;
+  }
+  SmallVector<Value> results;
+  for (Type type : function.getResultTypes())
+    results.push_back(ub::PoisonOp::create(builder, loc, type));
+  func::ReturnOp::create(builder, loc, results);
+  return exit;
+}
+
+/// Whether `op` already is a failure check that this pass inserted (the
+/// status call of one), so that a second run changes nothing.
+static bool isStatusCheck(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && call.getCallee() == kCallStatus;
+}
+
+LogicalResult InsertFailureExits::insertExits(func::FuncOp function,
+                                              const FailureModel &model) {
+  Region &body = function.getBody();
+  // The exit points: failing operations directly in the function body (a
+  // branch can leave only from there; a region op is one after everything
+  // nested in it), not already followed by a check.
+  SmallVector<Operation *> points;
+  for (Block &block : body)
+    for (Operation &op : block)
+      if (!op.hasTrait<OpTrait::IsTerminator>() && model.mayFailWithin(&op) &&
+          !isStatusCheck(op.getNextNode()))
+        points.push_back(&op);
+  if (points.empty())
+    return success();
+
+  // Host buffers owned by the function, and which are live at each point
+  // (decided on the graph before it is split).
+  SmallVector<LocalBuffer> buffers;
+  function.walk([&](memref::AllocOp alloc) {
+    if (alloc->getParentRegion() != &body ||
+        isGpuMemorySpace(alloc.getType().getMemorySpace()))
+      return;
+    LocalBuffer buffer{alloc, {}};
+    if (isOwnedLocally(alloc.getResult(), buffer.frees))
+      buffers.push_back(std::move(buffer));
+  });
+  DominanceInfo dominance(function);
+  SmallVector<SmallVector<Value>> liveAt(points.size());
+  for (auto [index, point] : llvm::enumerate(points))
+    for (LocalBuffer &buffer : buffers)
+      if (dominance.properlyDominates(buffer.alloc.getOperation(), point) &&
+          !mayBeFreedAt(buffer, point))
+        liveAt[index].push_back(buffer.alloc.getResult());
+
+  Block *exit = buildExit(function);
+  OpBuilder builder(function.getContext());
+  for (auto [index, point] : llvm::enumerate(points)) {
+    Location loc = point->getLoc();
+    Block *block = point->getBlock();
+    Block *rest = block->splitBlock(point->getNextNode());
+    Block *target = exit;
+    if (!liveAt[index].empty()) {
+      target = new Block();
+      body.getBlocks().insert(exit->getIterator(), target);
+      builder.setInsertionPointToEnd(target);
+      for (Value buffer : llvm::reverse(liveAt[index]))
+        memref::DeallocOp::create(builder, loc, buffer);
+      cf::BranchOp::create(builder, loc, exit);
+    }
+    builder.setInsertionPointToEnd(block);
+    Value status =
+        func::CallOp::create(builder, loc, kCallStatus, builder.getI32Type())
+            .getResult(0);
+    Value ok =
+        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+    Value failed = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                         status, ok);
+    // Failures are rare: the likely path is the one that goes on.
+    cf::CondBranchOp::create(builder, loc, failed, target, ValueRange{}, rest,
+                             ValueRange{}, ArrayRef<int32_t>{1, 2047});
+  }
+  return success();
+}
+
+void InsertFailureExits::runOnOperation() {
+  ModuleOp module = getOperation();
+  FailureModel model(module);
+  bool needsRuntime = false;
+  for (func::FuncOp function : module.getOps<func::FuncOp>())
+    needsRuntime |= !function.isExternal() && model.mayFail(function);
+  if (!needsRuntime)
+    return;
+  if (!declareStatusEntry(module, kCallStatus) ||
+      !declareStatusEntry(module, kEndCall))
+    return signalPassFailure();
+  for (func::FuncOp function : llvm::to_vector(module.getOps<func::FuncOp>())) {
+    if (function.isExternal() || !model.mayFail(function))
+      continue;
+    if (failed(insertExits(function, model)))
+      return signalPassFailure();
+  }
+}

@@ -1,0 +1,213 @@
+// RUN: sdfg-opt %s -split-input-file -insert-failure-exits | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -insert-failure-exits -insert-failure-exits | FileCheck %s
+
+// Programs as convert-sdfg-to-func and convert-scf-to-cf leave them: after
+// every op that can fail the call, a status check and a branch out.
+
+#global = #gpu.address_space<global>
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4xi32, #global>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @sdfgrtBeginCall()
+  func.func private @sdfgrtEndCall() -> i32
+
+  // CHECK-LABEL: func.func @program
+  // CHECK: call @sdfgrtBeginCall() : () -> ()
+  // CHECK: %[[T:.*]] = sdfg.stream_token
+  // CHECK-NEXT: %[[D:.*]], %[[T1:.*]] = gpu.alloc async [%[[T]]] () : memref<4xi32, #gpu.address_space<global>>
+  // CHECK-NEXT: %[[S1:.*]] = call @sdfgrtCallStatus() : () -> i32
+  // CHECK-NEXT: %[[Z1:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[F1:.*]] = arith.cmpi ne, %[[S1]], %[[Z1]] : i32
+  // CHECK-NEXT: cf.cond_br %[[F1]] weights([1, 2047]), ^[[EXIT:.*]], ^[[B1:.*]]
+  // CHECK-NEXT: ^[[B1]]:
+  // CHECK-NEXT: memref.alloc() : memref<4xi32>
+  // CHECK-NEXT: gpu.launch_func async [%[[T]]] @kernels::@k
+  // CHECK-NEXT: call @sdfgrtCallStatus()
+  // CHECK-NEXT: arith.constant 0
+  // CHECK-NEXT: arith.cmpi
+  // The host buffer is live here: freed on the way out.
+  // CHECK-NEXT: cf.cond_br %{{.*}} weights([1, 2047]), ^[[FREE:.*]], ^[[B2:.*]]
+  // CHECK-NEXT: ^[[B2]]:
+  // CHECK-NEXT: gpu.memcpy async
+  // CHECK: cf.cond_br %{{.*}}, ^[[FREE2:.*]], ^[[B3:.*]]
+  // CHECK-NEXT: ^[[B3]]:
+  // CHECK-NEXT: sdfg.sync
+  // CHECK: cf.cond_br %{{.*}}, ^[[FREE3:.*]], ^[[B4:.*]]
+  // CHECK-NEXT: ^[[B4]]:
+  // CHECK-NEXT: memref.load
+  // CHECK-NEXT: memref.store
+  // CHECK-NEXT: memref.dealloc
+  // After its free, the buffer is not freed again.
+  // CHECK-NEXT: gpu.dealloc async
+  // CHECK-NEXT: call @sdfgrtCallStatus()
+  // CHECK-NEXT: arith.constant 0
+  // CHECK-NEXT: arith.cmpi
+  // CHECK-NEXT: cf.cond_br %{{.*}} weights([1, 2047]), ^[[EXIT]], ^[[B5:.*]]
+  // CHECK-NEXT: ^[[B5]]:
+  // CHECK-NEXT: %[[END:.*]] = call @sdfgrtEndCall() : () -> i32
+  // CHECK-NEXT: return %[[END]] : i32
+  // CHECK-NEXT: ^[[FREE]]:
+  // CHECK-NEXT: memref.dealloc %[[H:.*]] : memref<4xi32>
+  // CHECK-NEXT: cf.br ^[[EXIT]]
+  // CHECK-NEXT: ^[[FREE2]]:
+  // CHECK-NEXT: memref.dealloc %[[H]] : memref<4xi32>
+  // CHECK-NEXT: cf.br ^[[EXIT]]
+  // CHECK-NEXT: ^[[FREE3]]:
+  // CHECK-NEXT: memref.dealloc %[[H]] : memref<4xi32>
+  // CHECK-NEXT: cf.br ^[[EXIT]]
+  // CHECK-NEXT: ^[[EXIT]]:
+  // CHECK-NEXT: %[[FAILED:.*]] = call @sdfgrtEndCall() : () -> i32
+  // CHECK-NEXT: return %[[FAILED]] : i32
+  // CHECK-NEXT: }
+  func.func @program(%out: memref<i32>, %s: !sdfg.stream {sdfg.external_stream = "s"}) -> i32
+      attributes {sdfg.program} {
+    call @sdfgrtBeginCall() : () -> ()
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = sdfg.stream_token %s
+    %d, %t1 = gpu.alloc async [%t] () : memref<4xi32, #global>
+    %h = memref.alloc() : memref<4xi32>
+    %t2 = gpu.launch_func async [%t] @kernels::@k blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1) args(%d : memref<4xi32, #global>)
+    %t3 = gpu.memcpy async [%t] %h, %d : memref<4xi32>, memref<4xi32, #global>
+    sdfg.sync %s
+    %v = memref.load %h[%c0] : memref<4xi32>
+    memref.store %v, %out[] : memref<i32>
+    memref.dealloc %h : memref<4xi32>
+    %t4 = gpu.dealloc async [%t] %d : memref<4xi32, #global>
+    %status = call @sdfgrtEndCall() : () -> i32
+    return %status : i32
+  }
+}
+
+// -----
+
+// A helper that can fail returns poison; its caller checks after the call.
+// Host-only functions are left alone; a region op is checked after it.
+
+#global = #gpu.address_space<global>
+module attributes {gpu.container_module} {
+  func.func private @sdfgrtBeginCall()
+  func.func private @sdfgrtEndCall() -> i32
+
+  // CHECK-LABEL: func.func private @helper
+  // CHECK: gpu.memset async
+  // CHECK-NEXT: call @sdfgrtCallStatus()
+  // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[EXIT:.*]], ^[[GO:.*]]
+  // CHECK-NEXT: ^[[GO]]:
+  // CHECK-NEXT: %[[R:.*]] = arith.constant 1.0
+  // CHECK-NEXT: return %[[R]] : f32
+  // CHECK-NEXT: ^[[EXIT]]:
+  // CHECK-NEXT: %[[P:.*]] = ub.poison : f32
+  // CHECK-NEXT: return %[[P]] : f32
+  func.func private @helper(%d: memref<4xi32, #global>, %s: !sdfg.stream) -> f32 {
+    %zero = arith.constant 0 : i32
+    %t = sdfg.stream_token %s
+    %t1 = gpu.memset async [%t] %d, %zero : memref<4xi32, #global>, i32
+    %r = arith.constant 1.0 : f32
+    return %r : f32
+  }
+
+  // CHECK-LABEL: func.func private @host_only
+  // CHECK-NOT: sdfgrtCallStatus
+  // CHECK: return
+  func.func private @host_only(%x: f32) -> f32 {
+    %y = arith.addf %x, %x : f32
+    return %y : f32
+  }
+
+  // CHECK-LABEL: func.func @caller
+  // CHECK: call @helper
+  // CHECK-NEXT: call @sdfgrtCallStatus()
+  // CHECK: cf.cond_br
+  // CHECK: call @host_only
+  // CHECK-NEXT: memref.alloca_scope
+  // CHECK-NEXT: sdfg.sync
+  // CHECK-NEXT: }
+  // CHECK-NEXT: call @sdfgrtCallStatus()
+  func.func @caller(%d: memref<4xi32, #global>, %out: memref<f32>,
+                    %s: !sdfg.stream {sdfg.external_stream = "s"}) -> i32
+      attributes {sdfg.program} {
+    call @sdfgrtBeginCall() : () -> ()
+    %r = call @helper(%d, %s) : (memref<4xi32, #global>, !sdfg.stream) -> f32
+    %q = call @host_only(%r) : (f32) -> f32
+    memref.alloca_scope {
+      sdfg.sync %s
+    }
+    memref.store %q, %out[] : memref<f32>
+    %status = call @sdfgrtEndCall() : () -> i32
+    return %status : i32
+  }
+  // CHECK: func.func private @sdfgrtCallStatus() -> i32
+}
+
+// -----
+
+// A host buffer freed on one path only, one handed on through a branch and
+// one registered with the GPU are not freed on the way out; one allocated in
+// a loop is freed only where the current iteration has not freed it.
+
+#global = #gpu.address_space<global>
+module attributes {gpu.container_module} {
+  func.func private @sdfgrtBeginCall()
+  func.func private @sdfgrtEndCall() -> i32
+
+  // CHECK-LABEL: func.func @ownership
+  // CHECK: %[[A:.*]] = memref.alloc() : memref<4xi32>
+  // CHECK-NEXT: %[[R:.*]] = memref.alloc() : memref<4xi32>
+  // CHECK: gpu.host_register
+  // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[FREE_A:.*]], ^{{.*}}
+  // CHECK: sdfg.sync
+  // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[EXIT:.*]], ^{{.*}}
+  // CHECK: %[[L:.*]] = memref.alloc() : memref<4xi32>
+  // CHECK-NEXT: sdfg.sync
+  // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[FREE_L:.*]], ^{{.*}}
+  // CHECK: memref.dealloc %[[L]]
+  // CHECK-NEXT: sdfg.sync
+  // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[EXIT]], ^{{.*}}
+  // CHECK: ^[[FREE_A]]:
+  // CHECK-NEXT: memref.dealloc %[[A]]
+  // CHECK-NEXT: cf.br ^[[EXIT]]
+  // CHECK-NEXT: ^[[FREE_L]]:
+  // CHECK-NEXT: memref.dealloc %[[L]]
+  // CHECK-NEXT: cf.br ^[[EXIT]]
+  // CHECK-NEXT: ^[[EXIT]]:
+  // CHECK-NOT: memref.dealloc
+  // CHECK: return
+  func.func @ownership(%c: i1, %n: index, %s: !sdfg.stream {sdfg.external_stream = "s"}) -> i32
+      attributes {sdfg.program} {
+    call @sdfgrtBeginCall() : () -> ()
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = sdfg.stream_token %s
+    %a = memref.alloc() : memref<4xi32>
+    %r = memref.alloc() : memref<4xi32>
+    %u = memref.cast %r : memref<4xi32> to memref<*xi32>
+    gpu.host_register %u : memref<*xi32>
+    cf.cond_br %c, ^free, ^keep
+  ^free:
+    memref.dealloc %a : memref<4xi32>
+    cf.br ^join
+  ^keep:
+    cf.br ^join
+  ^join:
+    sdfg.sync %s
+    cf.br ^head(%c0 : index)
+  ^head(%i: index):
+    %more = arith.cmpi slt, %i, %n : index
+    cf.cond_br %more, ^body, ^done
+  ^body:
+    %l = memref.alloc() : memref<4xi32>
+    sdfg.sync %s
+    memref.dealloc %l : memref<4xi32>
+    sdfg.sync %s
+    %next = arith.addi %i, %c1 : index
+    cf.br ^head(%next : index)
+  ^done:
+    %status = call @sdfgrtEndCall() : () -> i32
+    return %status : i32
+  }
+}

@@ -1,0 +1,241 @@
+//===- FailFastTest.cpp - A failed call leaves at once, freeing its memory ===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The programs of fail-fast.mlir, compiled by sdfg-compile into two program
+// libraries (each with its own copy of the static runtime): as the pipeline
+// builds them, and with --test-omit-failure-exits, the negative control in
+// which a failed call runs its host code to the end. Both drive
+// FakeCudaDriver.cpp, which fails every call of a chosen driver function.
+// Built with the integration tests (it needs sdfg-compile) and run by
+// test/tools/sdfg-compile/fail-fast.test.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCudaDriver.h"
+
+#include "gtest/gtest.h"
+
+#include <dlfcn.h>
+#include <malloc.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using fakecuda::driver;
+
+namespace {
+
+/// MLIR's descriptor of a ranked memref of rank `Rank` (StridedMemRefType).
+template <typename T, int Rank> struct Memref {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[Rank];
+  int64_t strides[Rank];
+};
+template <typename T> struct Memref<T, 0> {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+};
+template <typename T> Memref<T, 0> scalar(T *value) {
+  return {value, value, 0};
+}
+template <typename T> Memref<T, 1> vector(T *data, int64_t size) {
+  return {data, data, 0, {size}, {1}};
+}
+
+using WaitForFlag = int32_t (*)(Memref<int64_t, 0> *, int64_t, void *);
+using Transients = int32_t (*)(int64_t, Memref<int32_t, 0> *, void *);
+using CallsNested = int32_t (*)(Memref<int32_t, 0> *, void *);
+using SdfgNested = int32_t (*)(Memref<float, 1> *, Memref<float, 0> *,
+                               Memref<int32_t, 0> *, void *);
+using LastError = const char *(*)();
+
+/// One program library and its entries.
+struct Programs {
+  explicit Programs(const char *path) {
+    handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return;
+    waitForFlag = entry<WaitForFlag>("_mlir_ciface_wait_for_flag");
+    transients = entry<Transients>("_mlir_ciface_transients");
+    callsNested = entry<CallsNested>("_mlir_ciface_calls_nested");
+    sdfgNested = entry<SdfgNested>("_mlir_ciface_sdfg_nested");
+    lastError = entry<LastError>("sdfgrtGetLastError");
+  }
+  template <typename F> F entry(const char *name) {
+    return reinterpret_cast<F>(dlsym(handle, name));
+  }
+  bool complete() const {
+    return handle && waitForFlag && transients && callsNested && sdfgNested &&
+           lastError;
+  }
+
+  void *handle = nullptr;
+  WaitForFlag waitForFlag = nullptr;
+  Transients transients = nullptr;
+  CallsNested callsNested = nullptr;
+  SdfgNested sdfgNested = nullptr;
+  LastError lastError = nullptr;
+};
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// Bytes the host heap has handed out and not taken back.
+size_t heapInUse() { return mallinfo2().uordblks; }
+
+class FailFastTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    setenv("SDFGRT_CUDA_LIBRARY", SDFGRT_FAKE_CUDA_LIBRARY, 1);
+    exits = new Programs(SDFG_FAIL_FAST_PROGRAMS);
+    noExits = new Programs(SDFG_FAIL_FAST_PROGRAMS_NO_EXITS);
+    stream = fakecuda::createStream(fakecuda::context(0));
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(exits->complete()) << SDFG_FAIL_FAST_PROGRAMS;
+    ASSERT_TRUE(noExits->complete()) << SDFG_FAIL_FAST_PROGRAMS_NO_EXITS;
+  }
+
+  void TearDown() override {
+    driver().failingCall.clear();
+    driver().failure = CUDA_SUCCESS;
+    // Nothing a call allocated outlives it, failed or not.
+    EXPECT_TRUE(driver().allocations.empty());
+  }
+
+  static void fail(const char *call, CUresult failure) {
+    driver().failingCall = call;
+    driver().failure = failure;
+  }
+
+  static Programs *exits, *noExits;
+  static CUstream stream;
+};
+
+Programs *FailFastTest::exits;
+Programs *FailFastTest::noExits;
+CUstream FailFastTest::stream;
+
+TEST_F(FailFastTest, WaitLoopRunsWhenNothingFails) {
+  // The fake GPU never sets the flag: the loop copies it back `limit` times.
+  for (Programs *programs : {exits, noExits}) {
+    int64_t copies = -1;
+    Memref<int64_t, 0> copiesRef = scalar(&copies);
+    EXPECT_EQ(programs->waitForFlag(&copiesRef, 50, stream), 0);
+    EXPECT_EQ(copies, 50);
+  }
+}
+
+TEST_F(FailFastTest, WaitLoopEndsAtAFailedLaunch) {
+  fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+  int before = driver().count("cuMemcpyAsync");
+  int64_t copies = -1;
+  Memref<int64_t, 0> copiesRef = scalar(&copies);
+  EXPECT_EQ(exits->waitForFlag(&copiesRef, 1000000, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  // The host code after the launch never ran: no copy, no loop, no store.
+  EXPECT_EQ(copies, -1);
+  EXPECT_EQ(driver().count("cuMemcpyAsync"), before);
+  EXPECT_TRUE(contains(exits->lastError(), "cuLaunchKernel failed"));
+  EXPECT_TRUE(contains(exits->lastError(), "fail-fast.mlir:"));
+
+  // Control: without the exits the loop spins on a flag that no copy
+  // fetches (a million times here; forever without the test's limit).
+  EXPECT_EQ(noExits->waitForFlag(&copiesRef, 1000000, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(copies, 1000000);
+}
+
+TEST_F(FailFastTest, WaitLoopEndsAtAFailedCopyInsideIt) {
+  fail("cuMemcpyAsync", CUDA_ERROR_INVALID_VALUE);
+  int before = driver().count("cuMemcpyAsync");
+  int64_t copies = -1;
+  Memref<int64_t, 0> copiesRef = scalar(&copies);
+  EXPECT_EQ(exits->waitForFlag(&copiesRef, 1000000, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(copies, -1);
+  EXPECT_EQ(driver().count("cuMemcpyAsync") - before, 1); // the first copy
+  EXPECT_TRUE(contains(exits->lastError(), "cuMemcpyAsync failed"));
+
+  EXPECT_EQ(noExits->waitForFlag(&copiesRef, 1000000, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(copies, 1000000);
+}
+
+TEST_F(FailFastTest, FailedCallsLeakNothing) {
+  fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+  const int64_t elements = 16384; // 64 KiB on the GPU and on the host
+  int allocationsBefore = driver().count("cuMemAllocAsync");
+  int freesBefore = driver().count("cuMemFreeAsync");
+  size_t heapBefore = heapInUse();
+  for (int call = 0; call < 1000; ++call) {
+    int32_t done = 0;
+    Memref<int32_t, 0> doneRef = scalar(&done);
+    ASSERT_EQ(exits->transients(elements, &doneRef, stream),
+              CUDA_ERROR_INVALID_VALUE);
+    ASSERT_EQ(done, 0);
+    // The GPU transient was freed on the caller's stream.
+    ASSERT_TRUE(driver().allocations.empty()) << "call " << call;
+    ASSERT_EQ(driver().lastMemoryStream, stream);
+  }
+  EXPECT_EQ(driver().count("cuMemAllocAsync") - allocationsBefore, 1000);
+  EXPECT_EQ(driver().count("cuMemFreeAsync") - freesBefore, 1000);
+  // The host transient too: 1000 leaked ones would be 64 MB.
+  EXPECT_LT(heapInUse(), heapBefore + (1u << 20));
+}
+
+TEST_F(FailFastTest, NestedFailureReturnsThroughItsCaller) {
+  fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+  int32_t after = 0;
+  Memref<int32_t, 0> afterRef = scalar(&after);
+  EXPECT_EQ(exits->callsNested(&afterRef, stream), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(after, 0); // the caller stopped right after the nested call
+  EXPECT_TRUE(contains(exits->lastError(), "cuLaunchKernel failed"));
+
+  EXPECT_EQ(noExits->callsNested(&afterRef, stream), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(after, 7);
+}
+
+TEST_F(FailFastTest, LibraryNodeFailureReturnsThroughNestedPrograms) {
+  float data[64] = {};
+  float sum = 0;
+  Memref<float, 1> x = vector(data, 64);
+  Memref<float, 0> sumRef = scalar(&sum);
+  int32_t after = 0;
+  Memref<int32_t, 0> afterRef = scalar(&after);
+  EXPECT_EQ(exits->sdfgNested(&x, &sumRef, &afterRef, stream), 0);
+  EXPECT_EQ(after, 7);
+
+  fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+  after = 0;
+  EXPECT_EQ(exits->sdfgNested(&x, &sumRef, &afterRef, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(after, 0);
+
+  EXPECT_EQ(noExits->sdfgNested(&x, &sumRef, &afterRef, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(after, 7);
+}
+
+} // namespace
+
+/// The program libraries stay loaded (their static runtime has unique C++
+/// symbols, so dlclose keeps them) and unload their kernels when the
+/// process exits, after the fake driver's statics are gone, which a real
+/// driver's never are. So the test ends without running exit handlers.
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  int result = RUN_ALL_TESTS();
+  std::fflush(nullptr);
+  std::_Exit(result);
+}
