@@ -32,6 +32,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -303,6 +304,19 @@ const Symbols *vendorSymbols() {
 // Contexts
 //===----------------------------------------------------------------------===//
 
+/// A context as the per-context caches know it: its handle, to make it
+/// current, and the driver's id of it (vendor::contextId), so that a context
+/// created with the handle of a destroyed one finds none of its entries.
+struct ContextRef {
+  Context handle;
+  uint64_t id;
+};
+
+bool identify(const Symbols &symbols, Context context, ContextRef &ref) {
+  ref.handle = context;
+  return vendor::contextId(symbols, context, ref.id);
+}
+
 /// Chooses (once) the context of default-stream work on a thread that has
 /// no current context; see vendor::defaultContext.
 bool chooseDefaultContext(const Symbols &symbols, Context &context) {
@@ -372,27 +386,33 @@ template <typename Body> bool onStream(void *rawStream, Body &&body) {
 
 struct FunctionRecord;
 
+/// A module loaded in a context.
+struct LoadedModule {
+  Context context;
+  vendor::Module module;
+};
+
 /// A registered kernel binary (or PTX/ISA for the JIT variant) and the
-/// contexts it has been loaded in.
+/// contexts it has been loaded in, by context id.
 struct ModuleRecord {
   ModuleRecord(const void *data, int jitOptimizationLevel)
       : data(data), jitOptimizationLevel(jitOptimizationLevel) {}
   const void *data;
   int jitOptimizationLevel; // -1: a binary
-  PerContextCache<Context, vendor::Module> loaded;
+  PerContextCache<uint64_t, LoadedModule> loaded;
   std::mutex mutex; // guards functions
   std::unordered_map<std::string_view, std::unique_ptr<FunctionRecord>>
       functions;
 };
 
 /// The handle mgpuModuleGetFunction returns: a kernel by name, looked up in
-/// each context its module is loaded in.
+/// each context its module is loaded in (by context id).
 struct FunctionRecord {
   FunctionRecord(ModuleRecord &module, const char *name)
       : module(module), name(name) {}
   ModuleRecord &module;
   std::string name;
-  PerContextCache<Context, vendor::Function> resolved;
+  PerContextCache<uint64_t, vendor::Function> resolved;
 };
 
 std::atomic<int64_t> loadedModuleCount{0};
@@ -412,23 +432,47 @@ struct FunctionCacheEntry {
 };
 thread_local FunctionCacheEntry functionCache[16];
 
-bool loadModule(const Symbols &symbols, ModuleRecord &module, Context context,
-                vendor::Module &handle) {
-  return module.loaded.get(context, handle, [&](vendor::Module &loaded) {
-    bool ok;
-    if (module.jitOptimizationLevel < 0) {
-      ok = SDFGRT_CALL(symbols, ModuleLoadData, &loaded, module.data);
-    } else {
-      vendor::JitOption option = vendor::kJitOptimizationLevel;
-      void *value = reinterpret_cast<void *>(
-          static_cast<intptr_t>(module.jitOptimizationLevel));
-      ok = SDFGRT_CALL(symbols, ModuleLoadDataEx, &loaded, module.data, 1,
-                       &option, &value);
-    }
-    if (ok)
-      loadedModuleCount.fetch_add(1, std::memory_order_relaxed);
-    return ok;
+/// Bytes of a failed load's error log that its error text keeps (the text
+/// has room for 1023 bytes, the vendor's words and the location included).
+constexpr size_t kModuleLoadLogBytes = 640;
+
+/// The log on one line, without trailing white space.
+const char *logLine(char *log) {
+  size_t length = strlen(log);
+  while (length > 0 && isspace(static_cast<unsigned char>(log[length - 1])))
+    log[--length] = '\0';
+  std::replace_if(
+      log, log + length, [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return log;
+}
+
+bool loadModule(const Symbols &symbols, ModuleRecord &module,
+                const ContextRef &context, vendor::Module &handle) {
+  LoadedModule found{};
+  bool ok = module.loaded.get(context.id, found, [&](LoadedModule &loaded) {
+    // Why a load failed (the JIT compiler's or the linker's errors, an image
+    // for another architecture) is only in the driver's error log.
+    char log[kModuleLoadLogBytes] = {};
+    vendor::JitOption options[] = {vendor::kJitErrorLogBuffer,
+                                   vendor::kJitErrorLogBufferSize,
+                                   vendor::kJitOptimizationLevel};
+    void *values[] = {log,
+                      reinterpret_cast<void *>(
+                          static_cast<uintptr_t>(sizeof(log))),
+                      reinterpret_cast<void *>(
+                          static_cast<intptr_t>(module.jitOptimizationLevel))};
+    unsigned count = module.jitOptimizationLevel < 0 ? 2 : 3;
+    vendor::Result result = symbols.ModuleLoadDataEx(
+        &loaded.module, module.data, count, options, values);
+    log[sizeof(log) - 1] = '\0';
+    if (!vendor::check(Symbols::ModuleLoadDataExName, result, logLine(log)))
+      return false;
+    loaded.context = context.handle;
+    loadedModuleCount.fetch_add(1, std::memory_order_relaxed);
+    return true;
   });
+  handle = found.module;
+  return ok;
 }
 
 /// The vendor function of `function` in `context` (the current one),
@@ -441,9 +485,12 @@ bool resolveFunction(const Symbols &symbols, void *function, Context context,
                   "null module or name");
     return false;
   }
-  return record->resolved.get(context, handle, [&](vendor::Function &found) {
+  ContextRef ref;
+  if (!identify(symbols, context, ref))
+    return false;
+  return record->resolved.get(ref.id, handle, [&](vendor::Function &found) {
     vendor::Module module;
-    return loadModule(symbols, record->module, context, module) &&
+    return loadModule(symbols, record->module, ref, module) &&
            SDFGRT_CALL(symbols, ModuleGetFunction, &found, module,
                        record->name.c_str());
   });
@@ -464,11 +511,11 @@ enum class EventKind { Timing, Ordering };
 class EventPool {
 public:
   /// An idle event of `context`, which is current, or a new one.
-  bool acquire(const Symbols &symbols, Context context, EventKind kind,
-               vendor::Event &event) {
+  bool acquire(const Symbols &symbols, const ContextRef &context,
+               EventKind kind, vendor::Event &event) {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      std::vector<vendor::Event> &idle = idleEvents(context, kind);
+      std::vector<vendor::Event> &idle = idleEvents(context.id, kind);
       if (!idle.empty()) {
         event = idle.back();
         idle.pop_back();
@@ -482,19 +529,21 @@ public:
 
   /// Gives `event` of `context` back; `mayBePending`: its last record may
   /// not have completed yet.
-  void release(const Symbols &symbols, Context context, EventKind kind,
-               vendor::Event event, bool mayBePending) {
+  void release(const Symbols &symbols, const ContextRef &context,
+               EventKind kind, vendor::Event event, bool mayBePending) {
     if (!mayBePending || vendor::kEventReusableWhilePending) {
       std::lock_guard<std::mutex> lock(mutex);
-      std::vector<vendor::Event> &idle = idleEvents(context, kind);
+      std::vector<vendor::Event> &idle = idleEvents(context.id, kind);
       if (idle.size() < kMaxIdleEventsPerContext) {
         idle.push_back(event);
         return;
       }
     }
+    // An event of a destroyed context was destroyed with it.
     Context current = kNoContext;
-    if (vendor::currentContext(symbols, current))
-      inContext(symbols, context, current,
+    if (vendor::contextAlive(symbols, context.handle, context.id) &&
+        vendor::currentContext(symbols, current))
+      inContext(symbols, context.handle, current,
                 [&] { SDFGRT_CALL(symbols, EventDestroy, event); });
   }
 
@@ -507,16 +556,16 @@ public:
 
 private:
   struct Pool {
-    Context context;
+    uint64_t contextId;
     EventKind kind;
     std::vector<vendor::Event> events;
   };
 
-  std::vector<vendor::Event> &idleEvents(Context context, EventKind kind) {
+  std::vector<vendor::Event> &idleEvents(uint64_t contextId, EventKind kind) {
     for (Pool &pool : pools)
-      if (pool.context == context && pool.kind == kind)
+      if (pool.contextId == contextId && pool.kind == kind)
         return pool.events;
-    pools.push_back({context, kind, {}});
+    pools.push_back({contextId, kind, {}});
     return pools.back().events;
   }
 
@@ -538,7 +587,7 @@ struct ProgramTimer;
 /// One stream of a timed call.
 struct TimedStream {
   Stream stream;
-  Context context;
+  ContextRef context;
   vendor::Event begin;
   vendor::Event end;
   bool hasEnd;
@@ -669,7 +718,7 @@ Completion completion(const Symbols &symbols, Context current,
                       const TimedCall &call) {
   for (const TimedStream &timed : call.streams) {
     vendor::Result result = vendor::kSuccess;
-    if (!inContext(symbols, timed.context, current,
+    if (!inContext(symbols, timed.context.handle, current,
                    [&] { result = symbols.EventQuery(timed.end); }))
       return Completion::Failed;
     if (result == vendor::kNotReady)
@@ -689,18 +738,18 @@ bool callMilliseconds(const Symbols &symbols, Context current,
   milliseconds = 0;
   const std::vector<TimedStream> &streams = call.streams;
   for (size_t first = 0; first < streams.size(); ++first) {
-    Context context = streams[first].context;
+    const ContextRef &context = streams[first].context;
     bool seen = false;
     for (size_t i = 0; i < first && !seen; ++i)
-      seen = streams[i].context == context;
+      seen = streams[i].context.id == context.id;
     if (seen)
       continue;
     bool ok = true;
     double earliest = 0, latest = 0;
-    bool entered = inContext(symbols, context, current, [&] {
+    bool entered = inContext(symbols, context.handle, current, [&] {
       vendor::Event reference = streams[first].begin;
       for (size_t i = first; i < streams.size() && ok; ++i) {
-        if (streams[i].context != context)
+        if (streams[i].context.id != context.id)
           continue;
         float begin = 0, end = 0;
         ok = (i == first || vendor::elapsedTime(symbols, reference,
@@ -738,7 +787,7 @@ void resolve(ProgramTimer &timer, bool wait) {
     // Event synchronization: never a stream, context or device sync.
     for (const std::unique_ptr<TimedCall> &call : timer.pending)
       for (const TimedStream &timed : call->streams)
-        inContext(*symbols, timed.context, current,
+        inContext(*symbols, timed.context.handle, current,
                   [&] { SDFGRT_CALL(*symbols, EventSynchronize, timed.end); });
   }
   while (!timer.pending.empty()) {
@@ -780,14 +829,29 @@ void resolveInBegin(ProgramTimer &timer) {
 
 } // namespace
 
-bool sdfgrt::vendor::check(const char *function, Result result) {
+bool sdfgrt::vendor::check(const char *function, Result result,
+                           const char *detail) {
   ++state.counters.vendorCalls;
   if (result == kSuccess)
     return true;
   const Symbols &symbols = library().symbols;
-  record(static_cast<int32_t>(result), kVendorFailureFormat, function,
-         errorName(symbols, result), errorString(symbols, result));
+  bool detailed = detail && *detail;
+  record(static_cast<int32_t>(result), "%s failed: %s (%s)%s%s", function,
+         errorName(symbols, result), errorString(symbols, result),
+         detailed ? ": " : "", detailed ? detail : "");
   return false;
+}
+
+bool sdfgrt::vendor::checkStream(const char *function, Result result,
+                                 const void *stream) {
+  if (result == kSuccess)
+    return check(function, result);
+  char detail[160];
+  snprintf(detail, sizeof(detail),
+           "%p is not a stream the driver knows (never created, destroyed, "
+           "or of a destroyed context)",
+           stream);
+  return check(function, result, detail);
 }
 
 void sdfgrt::recordFailure(const char *format, ...) {
@@ -861,9 +925,12 @@ void mgpuModuleUnload(void *module) {
   Context current = kNoContext;
   if (!record->loaded.empty() && startOperation() &&
       (symbols = vendorSymbols()) && vendor::currentContext(*symbols, current))
-    record->loaded.forEach([&](Context context, vendor::Module handle) {
-      inContext(*symbols, context, current,
-                [&] { SDFGRT_CALL(*symbols, ModuleUnload, handle); });
+    record->loaded.forEach([&](uint64_t id, const LoadedModule &loaded) {
+      // A module of a destroyed context was unloaded with it.
+      if (vendor::contextAlive(*symbols, loaded.context, id))
+        inContext(*symbols, loaded.context, current, [&] {
+          SDFGRT_CALL(*symbols, ModuleUnload, loaded.module);
+        });
     });
   delete record;
 }
@@ -1334,7 +1401,7 @@ namespace {
 /// as distinct views a process describes).
 struct TensorMapCache {
   std::mutex mutex;
-  std::map<std::pair<Context, std::string>, void *> copies;
+  std::map<std::pair<uint64_t, std::string>, void *> copies;
 };
 
 TensorMapCache &tensorMaps() {
@@ -1369,15 +1436,17 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
       }
       vendor::TensorMap map;
       std::memset(&map, 0, sizeof(map));
-      if (!vendor::encodeTensorMap(symbols, map, rank, descriptor, dataType,
+      ContextRef ref;
+      if (!identify(symbols, context, ref) ||
+          !vendor::encodeTensorMap(symbols, map, rank, descriptor, dataType,
                                    interleave, swizzle, l2Promotion, oobFill,
                                    box))
         return;
       TensorMapCache &cache = tensorMaps();
       std::lock_guard<std::mutex> lock(cache.mutex);
       auto key = std::make_pair(
-          context, std::string(reinterpret_cast<const char *>(&map),
-                               sizeof(map)));
+          ref.id, std::string(reinterpret_cast<const char *>(&map),
+                              sizeof(map)));
       auto it = cache.copies.find(key);
       if (it != cache.copies.end()) {
         result = it->second;
@@ -1416,13 +1485,13 @@ int32_t sdfgrtStreamWaitStream(void *waiting, void *waitedOn) {
   if (!symbols)
     return operationStatus(started);
   vendor::Event event{};
-  Context eventContext = kNoContext;
+  ContextRef eventContext{};
   bool acquired = false, recorded = false;
   inStreamContext(*symbols, waitedOn,
                   [&](const Symbols &symbols, Stream s, Context context) {
-                    acquired = eventPool().acquire(symbols, context,
+                    acquired = identify(symbols, context, eventContext) &&
+                               eventPool().acquire(symbols, eventContext,
                                                    EventKind::Ordering, event);
-                    eventContext = context;
                     recorded =
                         acquired && SDFGRT_CALL(symbols, EventRecord, event, s);
                   });
@@ -1506,15 +1575,17 @@ void sdfgrtTimerRecordBegin(void *handle, void *stream) {
   onStream(stream, [&](const Symbols &symbols, Stream s, Context context) {
     bool capturing = false;
     vendor::Event event{};
+    ContextRef ref;
     if (!vendor::isCapturing(symbols, s, capturing) || capturing ||
-        !eventPool().acquire(symbols, context, EventKind::Timing, event))
+        !identify(symbols, context, ref) ||
+        !eventPool().acquire(symbols, ref, EventKind::Timing, event))
       return;
     if (!SDFGRT_CALL(symbols, EventRecord, event, s)) {
-      eventPool().release(symbols, context, EventKind::Timing, event,
+      eventPool().release(symbols, ref, EventKind::Timing, event,
                           /*mayBePending=*/false);
       return;
     }
-    call->streams.push_back({s, context, event, {}, false});
+    call->streams.push_back({s, ref, event, {}, false});
     recorded = true;
   });
   // Captured, skipped after an earlier failure, or failed: not timed.
@@ -1536,12 +1607,13 @@ void sdfgrtTimerRecordEnd(void *handle, void *stream) {
     return;
   }
   bool recorded = false;
-  onStream(stream, [&](const Symbols &symbols, Stream s, Context context) {
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     bool capturing = false;
     if (!vendor::isCapturing(symbols, s, capturing) || capturing)
       return;
     if (!timed->hasEnd) {
-      if (!eventPool().acquire(symbols, context, EventKind::Timing, timed->end))
+      if (!eventPool().acquire(symbols, timed->context, EventKind::Timing,
+                               timed->end))
         return;
       timed->hasEnd = true;
     }

@@ -39,10 +39,14 @@ void recordFailure(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
 /// Handles created once per context (a module loaded in a CUDA context, a
-/// function looked up in it) and read on every launch. The first few
-/// contexts are published lock-free, so a launch that hits takes no lock; a
-/// miss runs `load` under the lock, so concurrent first launches in one
-/// context load once. A failed load is not cached: the next launch retries.
+/// function looked up in it) and read on every launch, by a key that names
+/// the context (the runtime uses the driver's context id, which a later
+/// context never shares even where it gets a destroyed one's handle). The
+/// first few contexts are published lock-free, so a launch that hits takes
+/// no lock; a miss runs `load` under the lock, so concurrent first launches
+/// in one context load once. A failed load is not cached: the next launch
+/// retries. Entries of destroyed contexts stay (one per context a module
+/// was ever loaded in).
 template <typename Context, typename Handle> class PerContextCache {
 public:
   template <typename Load>

@@ -56,9 +56,14 @@ struct Symbols {
 };
 
 /// Checks the result of the vendor call `function`: on failure records its
-/// name, the vendor's error name and text, and returns false. Every vendor
-/// call goes through here (SDFGRT_CALL).
-bool check(const char *function, Result result);
+/// name, the vendor's error name and text, then `detail` if it is not
+/// empty, and returns false. Every vendor call goes through here
+/// (SDFGRT_CALL).
+bool check(const char *function, Result result, const char *detail = nullptr);
+
+/// check() for the call that finds the context or device of `stream`: a
+/// failure says that `stream` is not a usable stream.
+bool checkStream(const char *function, Result result, const void *stream);
 
 } // namespace vendor
 } // namespace sdfgrt

@@ -17,8 +17,11 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -88,7 +91,7 @@ TEST_F(CudaRuntimeTest, ModuleIsLoadedOncePerContextOfTheLaunchingStream) {
   EXPECT_EQ(sdfgrtLoadedModuleCount(), 1);
 
   launch(streamA);
-  EXPECT_EQ(driver().count("cuModuleLoadData"), 1);
+  EXPECT_EQ(driver().count("cuModuleLoadDataEx"), 1);
   EXPECT_EQ(driver().count("cuModuleGetFunction"), 1);
   EXPECT_EQ(sdfgrtLoadedModuleCount(), 1);
 
@@ -183,11 +186,12 @@ TEST_F(CudaRuntimeTest, VendorErrorNamesCallCodeAndLocation) {
 }
 
 TEST_F(CudaRuntimeTest, FailedModuleLoadIsReportedAndRetried) {
-  driver().failingCall = "cuModuleLoadData";
+  driver().failingCall = "cuModuleLoadDataEx";
   driver().failure = CUDA_ERROR_INVALID_VALUE;
   launch(streamA);
+  // An empty error log adds nothing.
   EXPECT_STREQ(sdfgrtGetLastError(),
-               "cuModuleLoadData failed: CUDA_ERROR_INVALID_VALUE (invalid "
+               "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_VALUE (invalid "
                "argument) at unknown location");
   EXPECT_EQ(sdfgrtLoadedModuleCount(), 0);
   EXPECT_TRUE(driver().launches.empty());
@@ -198,6 +202,128 @@ TEST_F(CudaRuntimeTest, FailedModuleLoadIsReportedAndRetried) {
   EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
   EXPECT_EQ(sdfgrtLoadedModuleCount(), 1);
   EXPECT_EQ(driver().launches.size(), 1u);
+}
+
+TEST_F(CudaRuntimeTest, FailedModuleLoadReportsTheDriversErrorLog) {
+  static const char ptx[] = ".version 8.0";
+  void *jit = mgpuModuleLoadJIT(const_cast<char *>(ptx), 2);
+  driver().failingCall = "cuModuleLoadDataEx";
+  driver().failure = CUDA_ERROR_INVALID_PTX;
+  driver().moduleLoadErrorLog =
+      "ptxas application ptx input, line 3; error   : Unknown symbol "
+      "'missing'\nptxas fatal   : Ptx assembly aborted due to errors\n";
+  sdfgrtBeginCall();
+  sdfgrtSetLocation("prog.mlir:7:3");
+  mgpuLaunchKernel(mgpuModuleGetFunction(jit, "kernel"), 1, 1, 1, 1, 1, 1, 0,
+                   streamA, nullptr, nullptr, 0);
+  EXPECT_EQ(sdfgrtEndCall(), CUDA_ERROR_INVALID_PTX);
+  // The log on one line, between the driver's words and the location.
+  EXPECT_STREQ(sdfgrtGetLastError(),
+               "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (a PTX JIT "
+               "compilation failed): ptxas application ptx input, line 3; "
+               "error   : Unknown symbol 'missing' ptxas fatal   : Ptx "
+               "assembly aborted due to errors at prog.mlir:7:3");
+  EXPECT_TRUE(driver().launches.empty());
+  mgpuModuleUnload(jit);
+
+  // Binaries are loaded with the log buffer too (a linker error, an image
+  // for another architecture).
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  driver().moduleLoadErrorLog = "no image for sm_90";
+  sdfgrtBeginCall();
+  launch(streamA);
+  EXPECT_EQ(sdfgrtEndCall(), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(sdfgrtGetLastError())
+                .find("(invalid argument): no image for sm_90 at "),
+            std::string::npos)
+      << sdfgrtGetLastError();
+}
+
+TEST_F(CudaRuntimeTest, LongModuleLoadLogIsCutAndKeepsTheLocation) {
+  driver().failingCall = "cuModuleLoadDataEx";
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  driver().moduleLoadErrorLog = std::string(100000, 'x');
+  sdfgrtSetLocation("prog.mlir:9:1");
+  launch(streamA);
+  std::string text = sdfgrtGetLastError();
+  size_t logged = std::count(text.begin(), text.end(), 'x');
+  EXPECT_GT(logged, 100u);
+  EXPECT_LT(logged, 1024u);
+  const std::string location = " at prog.mlir:9:1";
+  ASSERT_GT(text.size(), location.size());
+  EXPECT_EQ(text.substr(text.size() - location.size()), location) << text;
+}
+
+TEST_F(CudaRuntimeTest, ANewContextUnderADestroyedOnesHandleLoadsAgain) {
+  launch(streamA);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  // The driver reuses the destroyed context's handle for a new one.
+  CUcontext again = fakecuda::recreateContext(1);
+  ASSERT_EQ(again, contextA);
+  CUstream fresh = fakecuda::createStream(again);
+  launch(fresh);
+  ASSERT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(driver().loaded.size(), 2u);
+  EXPECT_EQ(driver().loaded[1]->context, again);
+  EXPECT_EQ(driver().loaded[1]->contextId, again->driverId);
+  EXPECT_EQ(driver().launches.size(), 2u);
+  EXPECT_EQ(sdfgrtLoadedModuleCount(), 2);
+
+  // The module of the destroyed context went with it: only the new one is
+  // unloaded.
+  mgpuModuleUnload(module);
+  module = nullptr;
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(driver().unloaded.size(), 1u);
+  EXPECT_EQ(driver().unloaded[0], driver().loaded[1]);
+}
+
+TEST_F(CudaRuntimeTest, ANewContextUnderADestroyedOnesHandleGetsNewEvents) {
+  CUstream otherA = fakecuda::createStream(contextA);
+  ASSERT_EQ(sdfgrtStreamWaitStream(otherA, streamA), 0)
+      << sdfgrtGetLastError();
+  ASSERT_EQ(driver().count("cuEventCreate"), 1);
+  // The idle event went with its context.
+  CUcontext again = fakecuda::recreateContext(1);
+  CUstream first = fakecuda::createStream(again);
+  CUstream second = fakecuda::createStream(again);
+  EXPECT_EQ(sdfgrtStreamWaitStream(second, first), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuEventCreate"), 2);
+  ASSERT_EQ(driver().records.size(), 2u);
+  EXPECT_EQ(driver().records[1].event->contextId, again->driverId);
+}
+
+TEST_F(CudaRuntimeTest, AStreamTheDriverDoesNotKnowFailsBeforeAnyWork) {
+  static char notAStream[64];
+  auto garbage = reinterpret_cast<CUstream>(notAStream);
+  char expected[512];
+  snprintf(expected, sizeof(expected),
+           "cuStreamGetCtx failed: CUDA_ERROR_INVALID_HANDLE (invalid "
+           "resource handle): %p is not a stream the driver knows (never "
+           "created, destroyed, or of a destroyed context) at prog.mlir:4:2",
+           static_cast<void *>(garbage));
+  sdfgrtBeginCall();
+  sdfgrtSetLocation("prog.mlir:4:2");
+  launch(garbage);
+  EXPECT_EQ(sdfgrtEndCall(), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_STREQ(sdfgrtGetLastError(), expected);
+  EXPECT_TRUE(driver().launches.empty());
+  EXPECT_EQ(driver().count("cuModuleLoadDataEx"), 0);
+
+  int32_t device = 7;
+  EXPECT_EQ(sdfgrtStreamDevice(garbage, &device), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(device, -1);
+
+  // A stream of a destroyed context is no stream either.
+  fakecuda::recreateContext(1);
+  int value = 1, copy = 0;
+  sdfgrtBeginCall();
+  mgpuMemcpy(&copy, &value, sizeof(value), streamA);
+  EXPECT_EQ(sdfgrtEndCall(), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(copy, 0);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find("is not a stream"),
+            std::string::npos)
+      << sdfgrtGetLastError();
 }
 
 TEST_F(CudaRuntimeTest, UnknownErrorCodeStillGetsAMessage) {

@@ -6,6 +6,7 @@
 
 #include "FakeCudaDriver.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +19,13 @@ namespace {
 
 std::recursive_mutex driverMutex;
 thread_local std::vector<CUcontext> contextStack;
-CUctx_st contexts[4] = {{0, 0}, {1, 0}, {2, 1}, {3, 1}};
+// Ids as cuCtxGetId answers them: distinct from the test's indices.
+constexpr unsigned long long kFirstContextId = 100;
+CUctx_st contexts[4] = {{0, 0, kFirstContextId},
+                        {1, 0, kFirstContextId + 1},
+                        {2, 1, kFirstContextId + 2},
+                        {3, 1, kFirstContextId + 3}};
+unsigned long long nextContextId = kFirstContextId + 4;
 std::deque<CUstream_st> streams;
 std::deque<CUfunc_st> functions;
 std::deque<CUmod_st> modules;
@@ -30,6 +37,22 @@ CUcontext current() {
 
 bool isSpecial(CUstream stream) {
   return reinterpret_cast<uintptr_t>(stream) <= 2;
+}
+
+/// Gives every context its first id again.
+void resetContexts() {
+  for (unsigned long long i = 0; i < 4; ++i)
+    contexts[i].driverId = kFirstContextId + i;
+  nextContextId = kFirstContextId + 4;
+}
+
+/// Whether `stream` is a live stream: created here, its context not
+/// destroyed since (compared by address only, never dereferenced before).
+bool isLiveStream(CUstream stream) {
+  for (const CUstream_st &known : streams)
+    if (&known == stream)
+      return known.contextId == known.context->driverId;
+  return false;
 }
 
 struct Description {
@@ -49,9 +72,18 @@ Description describe(CUresult error) {
     return {"CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"};
   case CUDA_ERROR_NOT_READY:
     return {"CUDA_ERROR_NOT_READY", "device not ready"};
+  case CUDA_ERROR_INVALID_PTX:
+    return {"CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"};
   default:
     return {nullptr, nullptr};
   }
+}
+
+/// Whether `module` was loaded in the current context (not in a destroyed
+/// one under the same handle).
+bool inCurrentContext(CUmodule module) {
+  return module->context == current() &&
+         module->contextId == current()->driverId;
 }
 
 /// Counts the call and answers an injected failure or a missing cuInit.
@@ -65,8 +97,10 @@ CUresult enter(const char *call, bool needsInit = true) {
   return CUDA_SUCCESS;
 }
 
-/// Stream work needs the stream's context current.
+/// Stream work needs a live stream and its context current.
 CUresult checkStream(CUstream stream) {
+  if (!isSpecial(stream) && !isLiveStream(stream))
+    return CUDA_ERROR_INVALID_HANDLE;
   CUcontext context = isSpecial(stream) ? current() : stream->context;
   return context && context == current() ? CUDA_SUCCESS
                                          : CUDA_ERROR_INVALID_CONTEXT;
@@ -74,7 +108,7 @@ CUresult checkStream(CUstream stream) {
 
 /// Event work needs the event's context current.
 CUresult checkEvent(CUevent event) {
-  if (event->destroyed)
+  if (event->destroyed || event->contextId != event->context->driverId)
     return CUDA_ERROR_INVALID_HANDLE;
   return event->context == current() ? CUDA_SUCCESS
                                      : CUDA_ERROR_INVALID_CONTEXT;
@@ -85,7 +119,7 @@ CUresult launch(CUfunction f, const unsigned (&grid)[3],
                 unsigned smem, CUstream stream) {
   if (CUresult result = checkStream(stream))
     return result;
-  if (f->module->context != current())
+  if (!inCurrentContext(f->module))
     return CUDA_ERROR_INVALID_HANDLE;
   if (smem > 48 * 1024 && static_cast<int>(smem) > f->maxDynamicSharedBytes)
     return CUDA_ERROR_INVALID_VALUE;
@@ -140,6 +174,7 @@ Driver &fakecuda::driver() {
 void fakecuda::reset() {
   std::lock_guard<std::recursive_mutex> lock(driverMutex);
   driver() = Driver();
+  resetContexts();
   contextStack.clear();
   streams.clear();
   functions.clear();
@@ -151,8 +186,14 @@ CUcontext fakecuda::context(int id) { return &contexts[id]; }
 
 CUstream fakecuda::createStream(CUcontext context) {
   std::lock_guard<std::recursive_mutex> lock(driverMutex);
-  streams.push_back({context, false});
+  streams.push_back({context, context->driverId, false});
   return &streams.back();
+}
+
+CUcontext fakecuda::recreateContext(int id) {
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  contexts[id].driverId = nextContextId++;
+  return &contexts[id];
 }
 
 CUcontext fakecuda::currentContext() { return current(); }
@@ -237,6 +278,16 @@ CUresult cuCtxGetDevice(CUdevice *device) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuCtxGetId(CUcontext context, unsigned long long *id) {
+  ENTER("cuCtxGetId");
+  if (!context)
+    context = current();
+  if (!context)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *id = context->driverId;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuCtxSynchronize() {
   ENTER("cuCtxSynchronize");
   return current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
@@ -244,6 +295,10 @@ CUresult cuCtxSynchronize() {
 
 CUresult cuStreamGetCtx(CUstream stream, CUcontext *context) {
   ENTER("cuStreamGetCtx");
+  // The real driver, too, answers an error for a handle it does not know
+  // where it can tell.
+  if (!isSpecial(stream) && !isLiveStream(stream))
+    return CUDA_ERROR_INVALID_HANDLE;
   *context = isSpecial(stream) ? current() : stream->context;
   return CUDA_SUCCESS;
 }
@@ -286,7 +341,8 @@ CUresult cuEventCreate(CUevent *event, unsigned int flags) {
   ENTER("cuEventCreate");
   if (!current())
     return CUDA_ERROR_INVALID_CONTEXT;
-  events.push_back({current(), flags, false, nullptr, 0, 0, false, false});
+  events.push_back({current(), current()->driverId, flags, false, nullptr, 0,
+                    0, false, false});
   *event = &events.back();
   driver().events.push_back(*event);
   return CUDA_SUCCESS;
@@ -345,35 +401,54 @@ CUresult cuEventElapsedTime(float *milliseconds, CUevent start, CUevent end) {
 
 CUresult cuEventDestroy(CUevent event) {
   ENTER("cuEventDestroy");
-  if (event->destroyed)
+  if (event->destroyed || event->contextId != event->context->driverId)
     return CUDA_ERROR_INVALID_HANDLE;
   event->destroyed = true;
   return CUDA_SUCCESS;
 }
 
-static CUresult loadModule(CUmodule *module, const void *image, int level) {
-  if (!current())
-    return CUDA_ERROR_INVALID_CONTEXT;
-  modules.push_back({current(), image, level});
-  *module = &modules.back();
-  driver().loaded.push_back(*module);
-  return CUDA_SUCCESS;
-}
-
-CUresult cuModuleLoadData(CUmodule *module, const void *image) {
-  ENTER("cuModuleLoadData");
-  return loadModule(module, image, -1);
-}
-
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                             unsigned int numOptions, CUjit_option *options,
                             void **values) {
-  ENTER("cuModuleLoadDataEx");
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  CUresult result = enter("cuModuleLoadDataEx");
   int level = -1;
-  for (unsigned i = 0; i < numOptions; ++i)
+  char *log = nullptr;
+  void **logSize = nullptr;
+  for (unsigned i = 0; i < numOptions; ++i) {
     if (options[i] == CU_JIT_OPTIMIZATION_LEVEL)
       level = static_cast<int>(reinterpret_cast<intptr_t>(values[i]));
-  return loadModule(module, image, level);
+    else if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+      log = static_cast<char *>(values[i]);
+    else if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+      logSize = &values[i];
+    else
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (!log != !logSize)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (result != CUDA_SUCCESS) {
+    // Like the driver: at most size - 1 bytes and a NUL; the size option
+    // answers the bytes written.
+    if (log) {
+      size_t size = reinterpret_cast<uintptr_t>(*logSize);
+      size_t length = 0;
+      if (size > 0) {
+        length = std::min(size - 1, driver().moduleLoadErrorLog.size());
+        std::memcpy(log, driver().moduleLoadErrorLog.data(), length);
+        log[length] = '\0';
+      }
+      *logSize = reinterpret_cast<void *>(static_cast<uintptr_t>(
+          size > 0 ? length + 1 : 0));
+    }
+    return result;
+  }
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  modules.push_back({current(), current()->driverId, image, level});
+  *module = &modules.back();
+  driver().loaded.push_back(*module);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
@@ -381,6 +456,8 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   ENTER("cuModuleGetFunction");
   if (module->context != current())
     return CUDA_ERROR_INVALID_CONTEXT;
+  if (!inCurrentContext(module))
+    return CUDA_ERROR_INVALID_HANDLE;
   functions.push_back({module, name, 48 * 1024, false});
   *function = &functions.back();
   return CUDA_SUCCESS;
@@ -390,6 +467,8 @@ CUresult cuModuleUnload(CUmodule module) {
   ENTER("cuModuleUnload");
   if (module->context != current())
     return CUDA_ERROR_INVALID_CONTEXT;
+  if (!inCurrentContext(module))
+    return CUDA_ERROR_INVALID_HANDLE;
   driver().unloaded.push_back(module);
   return CUDA_SUCCESS;
 }

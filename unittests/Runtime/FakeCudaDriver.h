@@ -19,6 +19,11 @@
 // Streams keep their order: cuEventSynchronize completes the event and
 // every event recorded before it on the same stream.
 //
+// A context can be destroyed and a new one created under the same handle
+// (recreateContext), as the real driver may reuse a freed handle: the new
+// context gets a new id (cuCtxGetId), and the old one's streams, modules,
+// functions and events are invalid handles in it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SDFGSTREAM_UNITTESTS_RUNTIME_FAKECUDADRIVER_H
@@ -33,13 +38,16 @@
 struct CUctx_st {
   int id;
   int device;
+  unsigned long long driverId; // cuCtxGetId; new for every recreation
 };
 struct CUstream_st {
   CUcontext context;
+  unsigned long long contextId; // the driverId of its context
   bool capturing; // set by the test: "being captured into a graph"
 };
 struct CUevent_st {
   CUcontext context;
+  unsigned long long contextId;
   unsigned flags;
   bool recorded;
   CUstream stream; // of the last record
@@ -50,8 +58,9 @@ struct CUevent_st {
 };
 struct CUmod_st {
   CUcontext context;
+  unsigned long long contextId;
   const void *image;
-  int jitOptimizationLevel; // -1: loaded with cuModuleLoadData
+  int jitOptimizationLevel; // -1: no CU_JIT_OPTIMIZATION_LEVEL option
 };
 struct CUfunc_st {
   CUmodule module;
@@ -102,6 +111,9 @@ struct Driver {
   // Makes every call of `failingCall` return `failure`.
   std::string failingCall;
   CUresult failure = CUDA_SUCCESS;
+  // What a failing cuModuleLoadDataEx writes into the caller's error log
+  // buffer (CU_JIT_ERROR_LOG_BUFFER), truncated to its size.
+  std::string moduleLoadErrorLog;
   CUresult initResult = CUDA_SUCCESS;
   bool initialized = false;
   std::vector<CUmodule> loaded;   // in load order, never freed
@@ -144,6 +156,9 @@ void reset();
 CUcontext context(int id);
 /// A new stream of `context`.
 CUstream createStream(CUcontext context);
+/// Destroys context `id` and creates a new one under the same handle and on
+/// the same device, with a new cuCtxGetId id; returns the handle.
+CUcontext recreateContext(int id);
 /// The calling thread's current context (null: none).
 CUcontext currentContext();
 /// Completes every recorded event, as the GPU catching up would.

@@ -21,6 +21,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -204,9 +205,14 @@ TEST_F(HostApiTest, StreamCheckFailureIsReported) {
   driver().failingCall = "cuStreamGetCtx";
   driver().failure = CUDA_ERROR_INVALID_HANDLE;
   EXPECT_EQ(lib.trySetExternalGpuStream(streamA), CUDA_ERROR_INVALID_HANDLE);
-  EXPECT_EQ(lib.lastError(), "cuStreamGetCtx failed: "
-                             "CUDA_ERROR_INVALID_HANDLE (invalid resource "
-                             "handle) at unknown location");
+  char expected[256];
+  snprintf(expected, sizeof(expected),
+           "cuStreamGetCtx failed: CUDA_ERROR_INVALID_HANDLE (invalid "
+           "resource handle): %p is not a stream the driver knows (never "
+           "created, destroyed, or of a destroyed context) at unknown "
+           "location",
+           static_cast<void *>(streamA));
+  EXPECT_EQ(lib.lastError(), expected);
   EXPECT_EQ(lib.externalGpuStream(), nullptr);
 }
 

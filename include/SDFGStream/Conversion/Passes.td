@@ -74,7 +74,20 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
       source location for the runtime's error message;
     * `func`, `arith`, `cf`, `memref`, `index`, `math`, `ub` (and any
       dialect with a `ConvertToLLVMPatternInterface`) lower as usual; GPU
-      memory spaces are plain pointers on the host.
+      memory spaces are plain pointers on the host;
+    * host function definitions get the linkage their visibility means, so
+      that an object exports its public programs only: private and nested
+      ones (library-node expansions, nested programs, helpers) become
+      `internal`, public ones (programs and their `_mlir_ciface_` entries)
+      `dso_local`, so that symbol interposition cannot redirect their own
+      calls. Declarations and definitions with another linkage (an
+      `llvm.linkage` attribute) are left as they are.
+
+    ```mlir
+    func.func private @__sdfg_reduce_add_f32_gpu(...) -> i32 { ... }
+    // becomes
+    llvm.func internal @__sdfg_reduce_add_f32_gpu(...) -> i32
+    ```
 
     A GPU op that is not on a stream (one that upstream would lower by
     creating, synchronizing or destroying a stream) is an error, as is any

@@ -87,7 +87,12 @@ SDFGRT_EXPORT void sdfgrtSetLocation(const char *location);
 /* Text of the last error on this thread, naming the failed vendor call, the
  * vendor's error name and message, and the operation's location, e.g.
  * "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid argument) at
- * prog.mlir:12:5"; "" if none. A later success does not clear it; the next
+ * prog.mlir:12:5"; "" if none. Some failures add what the driver said
+ * before the location: a module that fails to load, the driver's error log
+ * (the JIT compiler's or linker's messages, on one line, at most 639 bytes),
+ * a stream the driver does not know, the handle ("cuStreamGetCtx failed:
+ * CUDA_ERROR_INVALID_HANDLE (invalid resource handle): 0x5581... is not a
+ * stream the driver knows (...)"). A later success does not clear it; the next
  * outermost sdfgrtBeginCall does. Valid until the next call into the runtime
  * on this thread. Outside a program call every operation runs and records
  * its own failure. */
@@ -102,7 +107,11 @@ SDFGRT_EXPORT void sdfgrtClearError(void);
 
 /* Number of (module, context) loads performed so far (unloading does not
  * decrease it): kernels are loaded lazily, in the context of the stream that
- * first launches them (HIP: its device), once per module and context. */
+ * first launches them (HIP: its device), once per module and context. A
+ * context is told apart by the driver's id of it (cuCtxGetId, CUDA 12.0 and
+ * later), so a context created with the handle of a destroyed one loads its
+ * modules (and gets its events) anew; with older drivers, and on HIP (the
+ * device ordinal: hipDeviceReset is not noticed), the handle is the key. */
 SDFGRT_EXPORT int64_t sdfgrtLoadedModuleCount(void);
 
 /*===----------------------------------------------------------------------===*\
@@ -111,12 +120,14 @@ SDFGRT_EXPORT int64_t sdfgrtLoadedModuleCount(void);
 
 /* Registers a kernel binary (cubin/fatbin/hsaco); no GPU work happens until a
  * kernel of it is launched. `data` must stay valid until the module is
- * unloaded. */
+ * unloaded. Loads (cuModuleLoadDataEx / hipModuleLoadDataEx) pass an error
+ * log buffer: a failed load's error text includes the driver's log. */
 SDFGRT_EXPORT void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
 /* Registers a PTX/ISA module to be JIT-compiled lazily with `optLevel`. */
 SDFGRT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
-/* Unloads the module from every context it was loaded in; no GPU work if it
- * never was. */
+/* Unloads the module from every context it was loaded in that still exists
+ * (a destroyed context took its modules with it); no GPU work if it never
+ * was loaded. */
 SDFGRT_EXPORT void mgpuModuleUnload(void *module);
 /* Returns the runtime's handle of kernel `name`, the same one for the same
  * module and name, without any vendor call (generated code calls it before
@@ -129,7 +140,13 @@ SDFGRT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
  * default stream), 1 (CU_STREAM_LEGACY) and 2 (CU_STREAM_PER_THREAD,
  * hipStreamPerThread) are passed on unchanged and belong to the current
  * context; with no current CUDA context, device 0's primary context is
- * retained (once, for the process) and used. */
+ * retained (once, for the process) and used. Any other handle is checked by
+ * the driver first (CUDA: cuStreamGetCtx; HIP: hipStreamGetDevice, ROCm 5.6
+ * and later): one it never created, or one of a destroyed context, fails the
+ * operation before any work. The driver cannot tell a handle that a new
+ * stream reuses from the destroyed stream's, nor does HIP without
+ * hipStreamGetDevice check at all; the CUDA driver may also crash on a
+ * pointer that was never a stream rather than answer an error. */
 
 /* Launches on `stream`; the kernel's module is loaded first in the stream's
  * context if needed. CUDA: more than 48 KiB of dynamic shared memory is

@@ -309,6 +309,37 @@ static void dropCallSiteAttrsOfExpandedArguments(ModuleOp module) {
   });
 }
 
+/// Gives each host function definition the linkage its symbol visibility
+/// means, so that a program library exports its public programs and
+/// nothing else. Upstream's func-to-llvm gives every function external
+/// linkage, so private programs, library-node expansions
+/// (`__sdfg_reduce_add_f32_gpu`) and helpers would be exported: two objects
+/// with the same expansion would not link together, and a program named
+/// like a libc function would be resolved to libc. Here:
+///
+/// * a private or nested definition gets internal linkage: each object has
+///   its own copy, invisible to the linker;
+/// * a public definition (a program and its `_mlir_ciface_` entry) is
+///   `dso_local`: its definition in this object is the one its own calls
+///   reach, as clang's -fno-semantic-interposition does. In position-
+///   independent code LLVM then calls it through a local alias, so no other
+///   library or executable can interpose it, while it stays exported.
+///
+/// Definitions that already have another linkage (weak, linkonce, ...) and
+/// declarations (runtime entries, functions of other objects) are left as
+/// they are; kernels in `gpu.module`s are not host functions.
+static void sealHostFunctions(ModuleOp module) {
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (function.isExternal() ||
+        function.getLinkage() != LLVM::Linkage::External)
+      continue;
+    if (function.isPublic())
+      function.setDsoLocal(true);
+    else
+      function.setLinkage(LLVM::Linkage::Internal);
+  }
+}
+
 void ConvertSDFGToLLVM::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = &getContext();
@@ -380,5 +411,6 @@ void ConvertSDFGToLLVM::runOnOperation() {
                StreamWaitLowering>(converter);
 
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
-    signalPassFailure();
+    return signalPassFailure();
+  sealHostFunctions(module);
 }

@@ -42,6 +42,10 @@ constexpr Result kSuccess = CUDA_SUCCESS;
 constexpr Result kNotReady = CUDA_ERROR_NOT_READY;
 constexpr Context kNoContext = nullptr;
 constexpr JitOption kJitOptimizationLevel = CU_JIT_OPTIMIZATION_LEVEL;
+/// Where the driver writes why a module failed to load (the JIT compiler's
+/// or the linker's messages), and that buffer's size.
+constexpr JitOption kJitErrorLogBuffer = CU_JIT_ERROR_LOG_BUFFER;
+constexpr JitOption kJitErrorLogBufferSize = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
 constexpr bool kHasClusterLaunch = true;
 constexpr bool kHasTensorMaps = true;
 /// A TMA descriptor, as the kernels read it.
@@ -80,9 +84,43 @@ inline bool currentContext(const Symbols &symbols, Context &context) {
   return SDFGRT_CALL(symbols, GetCurrentContext, &context);
 }
 
+/// The context of `stream` (not one of the default-stream handles). The
+/// driver validates the handle: one it never created, or one of a destroyed
+/// context, fails here, before any work is enqueued on it. A dangling
+/// handle that a new stream happens to reuse cannot be told apart.
 inline bool streamContext(const Symbols &symbols, Stream stream,
                           Context &context) {
-  return SDFGRT_CALL(symbols, StreamGetContext, stream, &context);
+  return checkStream(Symbols::StreamGetContextName,
+                     symbols.StreamGetContext(stream, &context), stream);
+}
+
+/// The driver's identity of `context` (cuCtxGetId, CUDA 12.0 and later): a
+/// context created after another was destroyed may get the old handle, but
+/// never the old id, so what the runtime caches per context (modules,
+/// functions, events) is not found again by the new context. Older drivers
+/// have no ids: the handle stands for the context, and a new context with a
+/// reused handle does see the old one's cache entries there.
+inline bool contextId(const Symbols &symbols, Context context, uint64_t &id) {
+  if (!symbols.ContextGetId) {
+    id = reinterpret_cast<uintptr_t>(context);
+    return true;
+  }
+  unsigned long long found = 0;
+  if (!SDFGRT_CALL(symbols, ContextGetId, context, &found))
+    return false;
+  id = found;
+  return true;
+}
+
+/// Whether the context of id `id` still exists under the handle `context`.
+/// Not a failure when it does not (it was destroyed, and its modules and
+/// events with it): nothing is recorded.
+inline bool contextAlive(const Symbols &symbols, Context context,
+                         uint64_t id) {
+  if (!symbols.ContextGetId)
+    return true;
+  unsigned long long found = 0;
+  return symbols.ContextGetId(context, &found) == CUDA_SUCCESS && found == id;
 }
 
 /// The context of a default-stream operation on a thread without a current

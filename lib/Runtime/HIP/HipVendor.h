@@ -40,6 +40,12 @@ constexpr Result kSuccess = hipSuccess;
 constexpr Result kNotReady = hipErrorNotReady;
 constexpr Context kNoContext = -1;
 constexpr JitOption kJitOptimizationLevel = hipJitOptionOptimizationLevel;
+/// Where a module load's error log goes, and its size. ROCm's
+/// hipModuleLoadDataEx accepts the options; a runtime that ignores them
+/// leaves the buffer empty, and the error has the vendor's text only.
+constexpr JitOption kJitErrorLogBuffer = hipJitOptionErrorLogBuffer;
+constexpr JitOption kJitErrorLogBufferSize =
+    hipJitOptionErrorLogBufferSizeBytes;
 constexpr bool kHasClusterLaunch = false;
 constexpr bool kHasTensorMaps = false;
 /// HIP has no TMA descriptors (kHasTensorMaps); a placeholder type.
@@ -81,12 +87,27 @@ inline bool currentContext(const Symbols &symbols, Context &device) {
 
 /// Without hipStreamGetDevice (ROCm < 5.6) the stream is taken to belong to
 /// the current device, as HIP itself assumed before.
+/// A handle hipStreamGetDevice does not know fails here, before any work is
+/// enqueued on it. Without it (ROCm < 5.6) the stream is not checked: a
+/// garbage handle reaches the operation's own HIP call, which may or may not
+/// notice.
 inline bool streamContext(const Symbols &symbols, Stream stream,
                           Context &device) {
   if (!symbols.StreamGetDevice)
     return currentContext(symbols, device);
-  return SDFGRT_CALL(symbols, StreamGetDevice, stream, &device);
+  return checkStream(Symbols::StreamGetDeviceName,
+                     symbols.StreamGetDevice(stream, &device), stream);
 }
+
+/// HIP's "context" is the device ordinal, which stays: the ordinal is the
+/// id. hipDeviceReset, which frees a device's modules and events, cannot be
+/// noticed, so a program must not be called across it.
+inline bool contextId(const Symbols &, Context device, uint64_t &id) {
+  id = static_cast<uint64_t>(device);
+  return true;
+}
+
+inline bool contextAlive(const Symbols &, Context, uint64_t) { return true; }
 
 inline bool defaultContext(const Symbols &, int32_t ordinal, Context &device) {
   device = ordinal;

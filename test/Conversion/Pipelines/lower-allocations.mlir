@@ -7,7 +7,7 @@
 // RUN: sdfg-opt %s --sdfg-lower-to-cuda="format=isa" | mlir-translate --mlir-to-llvmir | FileCheck %s
 // RUN: sdfg-opt %s --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | mlir-translate --mlir-to-llvmir | FileCheck %s
 
-// CHECK-LABEL: define i32 @allocations(
+// CHECK-LABEL: define dso_local i32 @allocations(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: %[[SHARED:.*]] = call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %[[S]], i8 1)
 // CHECK: %[[RAW:.*]] = call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %[[S]], i8 0)

@@ -7,7 +7,7 @@
 // RUN: sdfg-opt %s --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | mlir-translate --mlir-to-llvmir | FileCheck %s
 
 // CHECK: @__sdfgrt_locations = private constant {{.*}}lower-host-memory.mlir:[[@LINE+20]]:5\00{{.*}}lower-host-memory.mlir:[[@LINE+21]]:5\00{{.*}}lower-host-memory.mlir:[[@LINE+22]]:5\00{{.*}}lower-host-memory.mlir:[[@LINE+24]]:5\00"
-// CHECK-LABEL: define i32 @registered(
+// CHECK-LABEL: define dso_local i32 @registered(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @sdfgrtSetLocation(ptr @__sdfgrt_locations)
 // CHECK: call void @mgpuMemHostRegisterMemRef(i64 %{{.*}}, ptr %{{.*}}, i64 4)
@@ -21,7 +21,7 @@
 // from its C entry point too.
 // CHECK: %[[STATUS:.*]] = call i32 @sdfgrtEndCall()
 // CHECK-NEXT: ret i32 %[[STATUS]]
-// CHECK-LABEL: define i32 @_mlir_ciface_registered(
+// CHECK-LABEL: define dso_local i32 @_mlir_ciface_registered(
 module attributes {gpu.container_module} {
   func.func @registered(%H: memref<4x8xf32>, %D: memref<4x8xf32, #gpu.address_space<global>>) {
     %u = memref.cast %H : memref<4x8xf32> to memref<*xf32>

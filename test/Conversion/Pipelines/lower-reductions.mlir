@@ -12,13 +12,13 @@
 // CUDA-DAG: atom.global.min.s64
 // ROCM: global_atomic_cmpswap_x2
 
-// CHECK-LABEL: define i32 @__sdfg_reduce_add_f64_gpu(
+// CHECK-LABEL: define internal i32 @__sdfg_reduce_add_f64_gpu(
 // CHECK: call void @sdfgrtMemsetStrided(i64 0, ptr %{{.*}}, i64 8, i64 0, ptr %{{.*}})
 // CHECK: call void @mgpuLaunchKernel(
-// CHECK-LABEL: define i32 @__sdfg_reduce_min_i64_gpu(
+// CHECK-LABEL: define internal i32 @__sdfg_reduce_min_i64_gpu(
 // CHECK: call void @sdfgrtMemsetStrided(i64 0, ptr %{{.*}}, i64 8, i64 9223372036854775807, ptr %{{.*}})
 // CHECK: call void @mgpuLaunchKernel(
-// CHECK-LABEL: define i32 @__sdfg_reduce_add_i1_gpu(
+// CHECK-LABEL: define internal i32 @__sdfg_reduce_add_i1_gpu(
 // CHECK-NOT: Memset
 // CHECK: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 256, i64 1, i64 1,
 sdfg.sdfg @reductions(%A: memref<?xf64, 1>, %a: memref<f64, 1>, %B: memref<?xi64, 1>, %b: memref<i64, 1>,

@@ -11,7 +11,7 @@
 // CUDA: @kernels_binary = internal constant [{{[0-9]+}} x i8] c"{{.*}}.target sm_90
 // ROCM: @kernels_binary = internal constant [{{[0-9]+}} x i8] c"{{.*}}amdgcn-amd-amdhsa--gfx90a
 
-// CHECK-LABEL: define i32 @saxpy(
+// CHECK-LABEL: define dso_local i32 @saxpy(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @sdfgrtBeginCall()
 // CHECK: call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %[[S]], i8 0)
@@ -31,7 +31,7 @@
 
 // The C entry point: memref descriptors by pointer, scalars by value, the
 // stream last.
-// CHECK-LABEL: define i32 @_mlir_ciface_saxpy(ptr %0, ptr %1, ptr %2, float %3, i64 %4, ptr %5)
+// CHECK-LABEL: define dso_local i32 @_mlir_ciface_saxpy(ptr %0, ptr %1, ptr %2, float %3, i64 %4, ptr %5)
 
 // Kernels are registered when the object is loaded (the runtime loads them
 // lazily, per context, at the first launch).

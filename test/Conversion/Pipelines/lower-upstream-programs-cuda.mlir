@@ -11,20 +11,20 @@
 // KERNEL-DAG: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
 // KERNEL-DAG: __assertfail
 
-// CHECK-LABEL: define i32 @wmma(
+// CHECK-LABEL: define dso_local i32 @wmma(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @mgpuLaunchKernel({{.*}}, i64 32, i64 1, i64 1, i32 0, ptr %[[S]],
-// CHECK-LABEL: define i32 @mma(
+// CHECK-LABEL: define dso_local i32 @mma(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @mgpuLaunchKernel({{.*}}, ptr %[[S]],
 // The cluster shape comes first, then the grid.
-// CHECK-LABEL: define i32 @cluster(
+// CHECK-LABEL: define dso_local i32 @cluster(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @mgpuLaunchClusterKernel(ptr %{{.*}}, i64 2, i64 1, i64 1, i64 4, i64 1, i64 1, i64 1, i64 1, i64 1, i32 0, ptr %[[S]],
-// CHECK-LABEL: define i32 @checked(
+// CHECK-LABEL: define dso_local i32 @checked(
 // CHECK: call void @mgpuLaunchKernel(
 // The descriptor is the runtime's (f32 = 7, zero fill = 0; box 32x32).
-// CHECK-LABEL: define ptr @describe(
+// CHECK-LABEL: define dso_local ptr @describe(
 // CHECK: %[[MAP:.*]] = call ptr @mgpuTensorMapEncodeTiledMemref(i64 %{{.*}}, ptr %{{.*}}, i64 7, i64 0, i64 0, i64 0, i64 0, ptr %{{.*}})
 // CHECK: ret ptr %[[MAP]]
 module attributes {gpu.container_module} {

@@ -21,10 +21,10 @@
 
 // The host: the launch on the program's stream, the vector code as LLVM
 // vector operations.
-// HOST-LABEL: define i32 @reductions(
+// HOST-LABEL: define dso_local i32 @reductions(
 // HOST-SAME: ptr %[[S:[0-9]+]])
 // HOST: call void @mgpuLaunchKernel({{.*}}, ptr %[[S]],
-// HOST-LABEL: define float @host_vector(
+// HOST-LABEL: define dso_local float @host_vector(
 // HOST: load <8 x float>
 // HOST: call float @llvm.vector.reduce.fadd.v8f32(
 module attributes {gpu.container_module} {

@@ -7,7 +7,7 @@
 // RUN: sdfg-opt %s --sdfg-lower-to-cuda="format=isa" | mlir-translate --mlir-to-llvmir | FileCheck %s
 // RUN: sdfg-opt %s --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | mlir-translate --mlir-to-llvmir | FileCheck %s
 
-// CHECK-LABEL: define i32 @views(
+// CHECK-LABEL: define dso_local i32 @views(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: %[[SLOT:.*]] = alloca { ptr, ptr, i64, [2 x i64], [2 x i64] }
 // The copy into D[4:12] starts at element 4 of D.

@@ -6,7 +6,7 @@
 
 // OFF-NOT: sdfgrtCheckDevicePointer
 
-// CHECK-LABEL: define i32 @scale(
+// CHECK-LABEL: define dso_local i32 @scale(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @sdfgrtBeginCall()
 // CHECK-NOT: call void @mgpu

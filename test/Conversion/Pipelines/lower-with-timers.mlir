@@ -7,7 +7,7 @@
 // OFF-NOT: sdfgrtTimer
 
 // CHECK: @__sdfgrt_timer_scale = private constant [6 x i8] c"scale\00"
-// CHECK-LABEL: define i32 @scale(
+// CHECK-LABEL: define dso_local i32 @scale(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @sdfgrtBeginCall()
 // CHECK: %[[T:[0-9]+]] = call ptr @sdfgrtTimerBegin(ptr @__sdfgrt_timer_scale)
