@@ -109,3 +109,10 @@ if not os.path.exists(device_tests):
     device_tests = os.path.join(config.sdfgstream_obj_root, "unittests", "Runtime",
                                 "SDFGRuntimeCudaDeviceTests")
 config.substitutions.append(("%sdfgrt_device_tests", device_tests))
+
+# compute-sanitizer (memcheck, racecheck, synccheck) for the GPU tests: from
+# PATH or the CUDA toolkit.
+sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+if os.path.exists(sanitizer):
+    config.available_features.add("compute-sanitizer")
+    config.substitutions.append(("%compute_sanitizer", sanitizer))
