@@ -12,6 +12,7 @@
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Conversion/SDFGToLLVM/SDFGToLLVM.h"
 #include "SDFGStream/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -33,6 +34,8 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates kernels to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::sdfg::SDFGDialect>();
+  // convert-to-llvm lowers the sdfg ops too.
+  mlir::sdfg::registerConvertSDFGToLLVMInterface(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "SDFGStream optimizer driver\n", registry));

@@ -44,6 +44,27 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
   ];
 }
 
+def RecordLocations : Pass<"sdfg-record-locations", "ModuleOp"> {
+  let summary = "Tell the runtime the source location of each host GPU op";
+  let description = [{
+    Before each host GPU op (the `gpu` ops on a stream, host registration,
+    `sdfg.sync`, `sdfg.stream_wait`, timers, device checks) inserts a call
+    of `sdfgrtSetLocation` with the op's `file:line:col`, so that the
+    runtime's error text names the op that failed. The texts are one
+    deduplicated constant array; each call passes a pointer into it.
+
+    The lowering pipelines run it right before `convert-sdfg-to-llvm`;
+    another compiler's lowering (`convert-to-llvm` with the sdfg dialect's
+    interface) runs it there too. Running it twice records every location
+    twice (harmless, but wasted).
+
+    Example: before `gpu.memcpy async [%t] ...` at `prog.mlir:12:5`,
+    `llvm.call @sdfgrtSetLocation(%text)` with `%text` pointing at
+    `"prog.mlir:12:5"`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
   let summary = "Lower host code to LLVM, every GPU op on the caller's stream";
   let description = [{
@@ -70,8 +91,6 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
       memref descriptor to `sdfgrtMemcpyStrided` / `sdfgrtMemsetStrided`,
       which split it into 2D copies on the stream. Values wider than 64
       bits cannot be set;
-    * before every GPU operation, `sdfgrtSetLocation` records the op's
-      source location for the runtime's error message;
     * `func`, `arith`, `cf`, `memref`, `index`, `math`, `ub` (and any
       dialect with a `ConvertToLLVMPatternInterface`) lower as usual; GPU
       memory spaces are plain pointers on the host;
@@ -92,6 +111,12 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
     A GPU op that is not on a stream (one that upstream would lower by
     creating, synchronizing or destroying a stream) is an error, as is any
     `gpu` op left over: nothing is left silently unconverted.
+
+    The type conversions and patterns are exported
+    (`SDFGStream/Conversion/SDFGToLLVM/SDFGToLLVM.h`), and the sdfg dialect
+    implements `ConvertToLLVMPatternInterface`, so another compiler's
+    `convert-to-llvm` lowers the same ops (after `sdfg-record-locations`,
+    which the pipelines run before this pass, for located error texts).
   }];
   let options = [
     Option<"hostBarePtrCallConv", "host-bare-ptr-calling-convention", "bool",

@@ -99,6 +99,7 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   ConvertSDFGToLLVMOptions hostOptions;
   hostOptions.hostBarePtrCallConv = options.hostBarePtrCallConv;
   hostOptions.kernelBarePtrCallConv = options.kernelBarePtrCallConv;
+  pm.addPass(createRecordLocations());
   pm.addPass(createConvertSDFGToLLVM(hostOptions));
   target.buildBinaries(pm, choice, options);
   pm.addPass(createReconcileUnrealizedCastsPass());

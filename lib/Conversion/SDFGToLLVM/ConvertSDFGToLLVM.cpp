@@ -13,9 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Conversion/SDFGToLLVM/SDFGToLLVM.h"
 
 #include "Patterns.h"
-#include "RuntimeCalls.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -50,145 +50,6 @@ struct ConvertSDFGToLLVM
   using ConvertSDFGToLLVMBase::ConvertSDFGToLLVMBase;
   void runOnOperation() override;
 };
-
-/// `sdfg.init_streams`: every slot is the caller's stream pointer.
-struct InitStreamsLowering : public ConvertOpToLLVMPattern<InitStreamsOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(InitStreamsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> slots(op.getSlots().size(), adaptor.getExternal());
-    rewriter.replaceOp(op, slots);
-    return success();
-  }
-};
-
-/// `sdfg.stream_token`: the token is the stream pointer itself, which is
-/// what upstream's gpu patterns take as the stream.
-struct StreamTokenLowering : public ConvertOpToLLVMPattern<StreamTokenOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(StreamTokenOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getStream());
-    return success();
-  }
-};
-
-/// `sdfg.sync`: synchronize each stream (never the device).
-struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(SyncOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    for (Value stream : adaptor.getStreams())
-      if (failed(emitRuntimeCall(rewriter, op, "mgpuStreamSynchronize",
-                                 stream)))
-        return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// `sdfg.stream_wait`: an event recorded on one stream, waited for on the
-/// other (failures go to the call's status like every runtime call's).
-struct StreamWaitLowering : public ConvertOpToLLVMPattern<StreamWaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(StreamWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(emitRuntimeCall(
-            rewriter, op, "sdfgrtStreamWaitStream",
-            ValueRange{adaptor.getStream(), adaptor.getWaitedOn()},
-            rewriter.getI32Type())))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// `sdfg.check_device`: the runtime compares the buffer's device with the
-/// stream's.
-struct CheckDeviceLowering : public ConvertOpToLLVMPattern<CheckDeviceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(CheckDeviceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value pointer = alignedGenericPointer(
-        rewriter, loc, MemRefDescriptor(adaptor.getBuffer()));
-    Value argument = LLVM::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(), op.getArgumentAttr());
-    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtCheckDevicePointer",
-                               {pointer, adaptor.getStream(), argument})))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// The NUL-terminated name of a timed program, one private constant per
-/// program, shared by its timer ops.
-static Value programNamePointer(ConversionPatternRewriter &rewriter,
-                                Operation *op, StringRef name) {
-  auto module = op->getParentOfType<ModuleOp>();
-  std::string symbol = ("__sdfgrt_timer_" + name).str();
-  std::string text = (name + Twine('\0')).str();
-  auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
-  if (!global) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    auto type = LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size());
-    global = LLVM::GlobalOp::create(rewriter, op->getLoc(), type,
-                                    /*isConstant=*/true,
-                                    LLVM::Linkage::Private, symbol,
-                                    rewriter.getStringAttr(text));
-  }
-  return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
-}
-
-/// `sdfg.timer_begin`: open a timed call, then a begin event per stream.
-struct TimerBeginLowering : public ConvertOpToLLVMPattern<TimerBeginOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(TimerBeginOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    FailureOr<LLVM::LLVMFuncOp> begin = LLVM::lookupOrCreateFn(
-        rewriter, op->getParentOfType<ModuleOp>(), "sdfgrtTimerBegin",
-        {ptrType}, ptrType);
-    if (failed(begin))
-      return op.emitOpError() << "cannot declare sdfgrtTimerBegin";
-    Value name = programNamePointer(rewriter, op, op.getName());
-    Value call =
-        LLVM::CallOp::create(rewriter, op.getLoc(), *begin, name).getResult();
-    for (Value stream : adaptor.getStreams())
-      if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerRecordBegin",
-                                 {call, stream})))
-        return failure();
-    rewriter.replaceOp(op, call);
-    return success();
-  }
-};
-
-/// `sdfg.timer_end`: an end event per stream, then close the call.
-struct TimerEndLowering : public ConvertOpToLLVMPattern<TimerEndOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(TimerEndOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    for (Value stream : adaptor.getStreams())
-      if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerRecordEnd",
-                                 {adaptor.getTimer(), stream})))
-        return failure();
-    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerEnd",
-                               adaptor.getTimer())))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 } // namespace
 
 /// Checks that every GPU op on the host runs on a stream the way upstream's
@@ -221,74 +82,6 @@ static LogicalResult verifyOnStream(Operation *op) {
                                   "stream";
   }
   return success();
-}
-
-/// Text of a GPU op's location as the runtime prints it: `file:line:col`
-/// where there is one, the printed location otherwise.
-static std::string locationText(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    os << fileLoc.getFilename().getValue() << ':' << fileLoc.getLine() << ':'
-       << fileLoc.getColumn();
-  else
-    loc.print(os);
-  return text;
-}
-
-/// Before each host GPU op, tell the runtime where it comes from, so that an
-/// error names the op's source location. All texts live in one
-/// deduplicated, NUL-separated byte array; each call passes a pointer into
-/// it. One global and one declaration keep this linear in the module size.
-static void recordLocations(ModuleOp module) {
-  SmallVector<std::pair<Operation *, uint64_t>> sites;
-  llvm::StringMap<uint64_t> offsets;
-  std::string table;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    if (!isa<gpu::AsyncOpInterface, gpu::HostRegisterOp,
-             gpu::HostUnregisterOp, gpu::SetDefaultDeviceOp, SyncOp,
-             StreamWaitOp, TimerBeginOp, TimerEndOp, CheckDeviceOp>(op))
-      return WalkResult::advance();
-    std::string text = locationText(op->getLoc());
-    auto [it, inserted] = offsets.try_emplace(text, table.size());
-    if (inserted) {
-      table += text;
-      table.push_back('\0');
-    }
-    sites.emplace_back(op, it->second);
-    return WalkResult::advance();
-  });
-  if (sites.empty())
-    return;
-
-  MLIRContext *context = module.getContext();
-  Location loc = module.getLoc();
-  auto ptrType = LLVM::LLVMPointerType::get(context);
-  auto i8Type = IntegerType::get(context, 8);
-  auto tableType = LLVM::LLVMArrayType::get(i8Type, table.size());
-  OpBuilder builder(context);
-  auto global = LLVM::GlobalOp::create(
-      builder, loc, tableType, /*isConstant=*/true, LLVM::Linkage::Private,
-      "__sdfgrt_locations", builder.getStringAttr(table));
-  // Renamed if the module already has a symbol of that name.
-  SymbolTable(module).insert(global, module.getBody()->begin());
-  builder.setInsertionPointToStart(module.getBody());
-  FailureOr<LLVM::LLVMFuncOp> callee =
-      LLVM::lookupOrCreateFn(builder, module, "sdfgrtSetLocation", {ptrType},
-                             LLVM::LLVMVoidType::get(context));
-  if (failed(callee))
-    return;
-
-  for (auto [op, offset] : sites) {
-    builder.setInsertionPoint(op);
-    Value base = LLVM::AddressOfOp::create(builder, op->getLoc(), global);
-    Value text = LLVM::GEPOp::create(
-        builder, op->getLoc(), ptrType, tableType, base,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(offset)});
-    LLVM::CallOp::create(builder, op->getLoc(), *callee, text);
-  }
 }
 
 /// Upstream's func.call lowering copies a call's per-argument attributes
@@ -354,34 +147,17 @@ void ConvertSDFGToLLVM::runOnOperation() {
   if (checked.wasInterrupted())
     return signalPassFailure();
   dropCallSiteAttrsOfExpandedArguments(module);
-  recordLocations(module);
 
   LowerToLLVMOptions options(context);
   options.useBarePtrCallConv = hostBarePtrCallConv;
   LLVMTypeConverter converter(context, options);
-  converter.addConversion([](StreamType type) -> Type {
-    return LLVM::LLVMPointerType::get(type.getContext());
-  });
-  converter.addConversion([](TimerType type) -> Type {
-    return LLVM::LLVMPointerType::get(type.getContext());
-  });
+  populateSDFGToLLVMTypeConversions(converter);
+  populateGpuHostMemorySpaceConversions(converter);
   // A TMA descriptor made on the host (nvgpu.tma.create.descriptor, lowered
   // by convert-nvgpu-to-nvvm) is the runtime's device pointer to it.
   converter.addConversion([](nvgpu::TensorMapDescriptorType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
-  // On the host a GPU buffer is a plain pointer; kernels keep their address
-  // spaces (the NVVM/ROCDL lowering maps them).
-  populateGpuMemorySpaceAttributeConversions(
-      converter, [](gpu::AddressSpace) -> unsigned { return 0; });
-  // The same for numbered memory spaces (memref<4xf32, 1> is GPU memory):
-  // the runtime takes plain pointers, and upstream's gpu.dealloc lowering
-  // passes an addrspace(1) pointer to mgpuMemFree uncast otherwise.
-  converter.addTypeAttributeConversion(
-      [](BaseMemRefType,
-         IntegerAttr space) -> TypeConverter::AttributeConversionResult {
-        return IntegerAttr::get(IntegerType::get(space.getContext(), 64), 0);
-      });
 
   RewritePatternSet patterns(context);
   LLVMConversionTarget target(*context);
@@ -390,11 +166,13 @@ void ConvertSDFGToLLVM::runOnOperation() {
   target.addDynamicallyLegalOp<gpu::LaunchFuncOp>(
       [&](gpu::LaunchFuncOp op) { return converter.isLegal(op); });
 
-  // Other dialects that know how to lower themselves (a user's, say).
+  // Other dialects that know how to lower themselves (a user's, say); not
+  // the sdfg dialect's own interface, whose patterns are added below.
   for (Dialect *dialect : context->getLoadedDialects())
     if (auto *iface = dyn_cast<ConvertToLLVMPatternInterface>(dialect))
-      iface->populateConvertToLLVMConversionPatterns(target, converter,
-                                                     patterns);
+      if (!isa<SDFGDialect>(dialect))
+        iface->populateConvertToLLVMConversionPatterns(target, converter,
+                                                       patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
   populateFuncToLLVMConversionPatterns(converter, patterns);
@@ -404,11 +182,7 @@ void ConvertSDFGToLLVM::runOnOperation() {
   ub::populateUBToLLVMConversionPatterns(converter, patterns);
   populateGpuToLLVMConversionPatterns(converter, patterns,
                                       kernelBarePtrCallConv);
-  populateCopyAndSetPatterns(converter, patterns);
-  populateAllocPatterns(converter, patterns);
-  patterns.add<InitStreamsLowering, StreamTokenLowering, SyncLowering,
-               TimerBeginLowering, TimerEndLowering, CheckDeviceLowering,
-               StreamWaitLowering>(converter);
+  populateSDFGToLLVMConversionPatterns(converter, patterns);
 
   if (failed(applyPartialConversion(module, target, std::move(patterns))))
     return signalPassFailure();

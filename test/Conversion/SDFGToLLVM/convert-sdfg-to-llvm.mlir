@@ -1,4 +1,4 @@
-// RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-llvm | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-record-locations -convert-sdfg-to-llvm | FileCheck %s
 
 // The stream ops become the stream pointer itself, so each runtime call
 // takes the function's stream argument; a sync is a stream synchronize.
