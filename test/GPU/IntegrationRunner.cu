@@ -4,18 +4,24 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// sdfg-gpu-run [--expect-failure] PROGRAMS ENTRY: loads the program library PROGRAMS (a path,
-// or the NAME of libsdfg-gpu-integration-NAME.so next to this binary), as a
-// user of sdfg-compile's .so output would, and calls the program ENTRY,
+// sdfg-gpu-run [--expect-failure] PROGRAMS ENTRY: loads the program library
+// PROGRAMS (a path, or the NAME of libsdfg-gpu-integration-NAME.so next to
+// this binary), as a user of sdfg-compile's .so output would, and calls the
+// program ENTRY,
 // which takes nothing but the stream, on a non-blocking stream of its own.
 // Ahead of the call the stream is kept busy by a spinning kernel, so a
 // result that the program reads on the host without waiting for its GPU
 // work comes out wrong. The program prints its results (printMemref*,
 // vector.print, gpu.printf); the lit tests compare them with the expected
 // output. Exit status 0 if the call and the stream both succeed; otherwise
-// the failure is printed to stderr and the status is 1.
+// the failure is printed to stderr and the status is 1. With
+// --expect-failure the other way round: 0 only if the call itself returned
+// a failure (for the tests of failing programs: the GPU machine has no
+// LLVM `not`).
 //
 //===----------------------------------------------------------------------===//
+
+#include "SpinFor.cuh"
 
 #include "SDFGStream/Runtime/HostAPI.h"
 
@@ -28,15 +34,6 @@
 
 namespace {
 constexpr unsigned long long kSpinNanoseconds = 20000000; // 20 ms
-
-/// Keeps the stream busy for `nanoseconds` of GPU time.
-__global__ void spinFor(unsigned long long nanoseconds) {
-  unsigned long long start, now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < nanoseconds);
-}
 
 std::string libraryPath(const std::string &programs) {
   if (programs.find('/') != std::string::npos)
