@@ -6,7 +6,8 @@
 #                  libsdfg-gpu-test-host-api.so (the program library that
 #                  its host API test loads), sdfg-cuda-probe,
 #                  SDFGRuntimeCudaDeviceTests (the runtime against the real
-#                  driver)
+#                  driver), sdfg-gpu-run and the integration programs
+#                  (libsdfg-gpu-integration-*.so, test/GPU/integration)
 #   .device/lit/   the lit test runner (pure Python)
 #   .device/python/ the Python client example (examples/python): its program
 #                  compiled by sdfg-compile (smooth_axpy.so, sm_90 fatbin, the
@@ -15,14 +16,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
 
-"$root/scripts/build.sh" sdfg-gpu-tests sdfg-cuda-probe SDFGRuntimeCudaDeviceTests \
+"$root/scripts/build.sh" sdfg-gpu-tests sdfg-gpu-run sdfg-cuda-probe SDFGRuntimeCudaDeviceTests \
   sdfg-opt sdfg-translate sdfgstream_runtime_cuda_static
 rm -rf "$root/.device"
 mkdir -p "$root/.device/bin"
 cp "$build/bin/sdfg-gpu-tests" "$build/bin/libsdfg-gpu-test-host-api.so" \
   "$build/bin/libsdfg-gpu-test-hazards.so" "$build/bin/libsdfg-gpu-test-hazards-no-syncs.so" \
   "$build/bin/libsdfg-gpu-test-hazards-no-waits.so" \
-  "$build/bin/sdfg-cuda-probe" \
+  "$build/bin/sdfg-cuda-probe" "$build/bin/sdfg-gpu-run" \
+  "$build"/bin/libsdfg-gpu-integration-*.so \
   "$build/unittests/Runtime/SDFGRuntimeCudaDeviceTests" \
   "$build/lib/libsdfgstream_runtime_cuda.so" "$root/.device/bin/"
 cp -r /usr/lib/llvm-22/utils/lit/lit "$root/.device/lit"

@@ -12,7 +12,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sdfgstream_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
+                   "Inputs"]
 
 # Two suites over one tree (lit param sdfgstream_suite):
 #   fast         the FileCheck tests: sdfg-opt and sdfg-translate only
@@ -104,6 +105,14 @@ if "cuda" in config.available_features:
             lit_config.note("%s probe did not run: %s" % (module, error))
 config.substitutions.append(
     ("%sdfg_gpu_tests", os.path.join(config.sdfgstream_tools_dir, "sdfg-gpu-tests")))
+# The integration programs (test/GPU/integration): their runner, and
+# compute-sanitizer for the memcheck runs (a test fails, not skips, where a
+# CUDA machine lacks it).
+config.substitutions.append(
+    ("%sdfg_gpu_run", os.path.join(config.sdfgstream_tools_dir, "sdfg-gpu-run")))
+config.substitutions.append(
+    ("%compute_sanitizer", shutil.which("compute-sanitizer") or
+     "/usr/local/cuda/bin/compute-sanitizer"))
 device_tests = os.path.join(config.sdfgstream_tools_dir, "SDFGRuntimeCudaDeviceTests")
 if not os.path.exists(device_tests):
     device_tests = os.path.join(config.sdfgstream_obj_root, "unittests", "Runtime",

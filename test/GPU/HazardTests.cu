@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SpinFor.cuh"
+
 #include "SDFGStream/Runtime/HostAPI.h"
 
 #include <cuda_runtime.h>
@@ -36,14 +38,6 @@ constexpr int kRuns = 1000;
 constexpr int64_t kElements = 1 << 20;
 constexpr unsigned long long kSpinNanoseconds = 1000000; // 1 ms
 
-/// Keeps `stream` busy for `nanoseconds` of GPU time.
-__global__ void spinFor(unsigned long long nanoseconds) {
-  unsigned long long start, now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < nanoseconds);
-}
 
 /// Memref descriptors as the programs' C interfaces take them.
 struct Memref1D {

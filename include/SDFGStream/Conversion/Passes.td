@@ -158,4 +158,29 @@ def AssembleAmdgpuKernels : Pass<"assemble-amdgpu-kernels", "ModuleOp"> {
   ];
 }
 
+def ConvertKernelAssertsToTraps
+    : Pass<"convert-kernel-asserts-to-traps", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower cf.assert in kernels to gpu.printf and a trap";
+  let description = [{
+    Rewrites every `cf.assert` in the kernels of a `gpu.module` into a
+    branch to a block that prints the assert's message with `gpu.printf`,
+    naming the op's location, block and thread, and ends the kernel with
+    `llvm.intr.trap` (as HIP's own `__assert_fail` does). `sdfg-lower-to-rocm`
+    runs it before `convert-gpu-to-rocdl`, whose `cf.assert` lowering (the
+    host's, from `cf-to-llvm`) puts the message in the host module, where the
+    kernel cannot reference it: invalid IR. (NVVM kernels have
+    `__assertfail` and need no such pass.)
+
+    Example: `cf.assert %ok, "negative input"` at `prog.mlir:9:7` becomes
+    `cf.cond_br %ok, ^next, ^failed` with `^failed: gpu.printf
+    "prog.mlir:9:7: block: [%lld,%lld,%lld], thread: [%lld,%lld,%lld]
+    Assertion `negative input` failed.\n" ...; llvm.intr.trap;
+    llvm.unreachable`.
+  }];
+  let dependentDialects = [
+    "::mlir::cf::ControlFlowDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 #endif // SDFGSTREAM_CONVERSION_PASSES_TD

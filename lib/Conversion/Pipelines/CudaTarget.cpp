@@ -16,6 +16,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -49,12 +50,24 @@ public:
     pm.addPass(createGpuNVVMAttachTarget(options));
   }
 
-  void lowerKernels(OpPassManager &kernelPm, const TargetChoice &,
+  void lowerKernels(OpPassManager &kernelPm, const TargetChoice &choice,
                     const LowerToGpuPipelineOptions &options) const override {
     ConvertGpuOpsToNVVMOpsOptions gpuOptions;
     gpuOptions.useBarePtrCallConv = options.kernelBarePtrCallConv;
+    // A uniform 32-bit integer gpu.subgroup_reduce is one redux.sync from
+    // sm_80 on; upstream leaves it unconverted unless told the chip has it.
+    gpuOptions.hasRedux = hasRedux(choice.chip);
     kernelPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
     kernelPm.addPass(createConvertNVVMToLLVMPass());
+  }
+
+private:
+  /// Whether `chip` (sm_NN, sm_NNa, ...) has redux.sync: sm_80 and later.
+  static bool hasRedux(StringRef chip) {
+    unsigned version = 0;
+    return chip.consume_front("sm_") &&
+           !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+           version >= 80;
   }
 
 protected:

@@ -115,6 +115,8 @@ public:
     ConvertAMDGPUToROCDLPassOptions amdgpuOptions;
     amdgpuOptions.chipset = choice.chip;
     kernelPm.addPass(createConvertAMDGPUToROCDLPass(amdgpuOptions));
+    // Before convert-gpu-to-rocdl, whose cf.assert lowering is the host's.
+    kernelPm.addPass(createConvertKernelAssertsToTraps());
     ConvertGpuOpsToROCDLOpsOptions gpuOptions;
     gpuOptions.chipset = choice.chip;
     gpuOptions.runtime = gpu::amd::Runtime::HIP;

@@ -7,7 +7,9 @@
 // A chip the LLVM backend does not know would otherwise pass every MLIR pass
 // and abort in instruction selection (LLVM ERROR: Cannot select); a format
 // gpu-module-to-binary does not know makes it report an error and still
-// succeed. Both are refused here, before the pipeline is built.
+// succeed; a target feature it does not know is only a warning of LLVM's
+// ("not a recognized feature ... ignoring feature"). All are refused here,
+// before the pipeline is built.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,10 +53,12 @@ void TargetDescription::buildBinaries(
   pm.addPass(createGpuModuleToBinaryPass(binaryOptions));
 }
 
-/// Whether the LLVM backend of `triple` knows processor `chip`; the
-/// processors it knows are listed in `known` otherwise.
-static bool isKnownChip(llvm::StringRef tripleName, llvm::StringRef chip,
-                        std::string &known) {
+/// The subtarget description of the generic processor of `tripleName`
+/// (created for it, so that asking about a chip or a feature prints no
+/// warning of its own); null, with the reason in `error`, if LLVM has no
+/// backend for it.
+static std::unique_ptr<llvm::MCSubtargetInfo>
+genericSubtarget(llvm::StringRef tripleName, std::string &error) {
   static bool initialized = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
@@ -66,25 +70,62 @@ static bool isKnownChip(llvm::StringRef tripleName, llvm::StringRef chip,
   }();
   (void)initialized;
   llvm::Triple triple(tripleName);
-  std::string error;
+  std::string reason;
   const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
+      llvm::TargetRegistry::lookupTarget(triple, reason);
   if (!target) {
-    known = "(LLVM has no " + tripleName.str() + " backend: " + error + ")";
-    return false;
+    error = "(LLVM has no " + tripleName.str() + " backend: " + reason + ")";
+    return nullptr;
   }
-  // Created for the generic processor, so that asking about `chip` prints
-  // no warning of its own.
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
       target->createMCSubtargetInfo(triple, "", ""));
+}
+
+/// Whether the LLVM backend of `triple` knows processor `chip`; the
+/// processors it knows are listed in `known` otherwise.
+static bool isKnownChip(llvm::StringRef tripleName, llvm::StringRef chip,
+                        std::string &known) {
+  std::unique_ptr<llvm::MCSubtargetInfo> info =
+      genericSubtarget(tripleName, known);
   if (info && info->isCPUStringValid(chip))
     return true;
+  if (!info)
+    return false;
   SmallVector<std::string> names;
-  if (info)
-    for (const llvm::SubtargetSubTypeKV &kv : info->getAllProcessorDescriptions())
-      names.push_back(kv.Key);
+  for (const llvm::SubtargetSubTypeKV &kv : info->getAllProcessorDescriptions())
+    names.push_back(kv.Key);
   known = llvm::join(names, ", ");
   return false;
+}
+
+/// The first entry of the comma-separated `features` that is not `+name` or
+/// `-name` of a feature the LLVM backend of `triple` knows (LLVM itself only
+/// warns and ignores it); empty if all are. The known ones are listed in
+/// `known` then.
+static std::string unknownFeature(llvm::StringRef tripleName,
+                                  llvm::StringRef features,
+                                  std::string &known) {
+  std::unique_ptr<llvm::MCSubtargetInfo> info =
+      genericSubtarget(tripleName, known);
+  if (!info)
+    return features.str();
+  SmallVector<llvm::StringRef> entries;
+  features.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef entry : entries) {
+    llvm::StringRef name = entry.trim();
+    bool signed_ = name.consume_front("+") || name.consume_front("-");
+    if (signed_ && llvm::any_of(info->getAllProcessorFeatures(),
+                                [&](const llvm::SubtargetFeatureKV &kv) {
+                                  return name == kv.Key;
+                                }))
+      continue;
+    SmallVector<std::string> names;
+    for (const llvm::SubtargetFeatureKV &kv : info->getAllProcessorFeatures())
+      names.push_back(kv.Key);
+    known = llvm::join(names, ", ");
+    return entry.trim().str();
+  }
+  return "";
 }
 
 LogicalResult
@@ -107,6 +148,13 @@ TargetDescription::verifyOptions(const LowerToGpuPipelineOptions &options,
     error = "sdfg-lower-to-" + name().lower() + ": unknown chip '" +
             choice.chip + "' for " + triple().str() + " (known: " + known +
             ")";
+    return failure();
+  }
+  std::string feature = unknownFeature(triple(), choice.features, known);
+  if (!feature.empty()) {
+    error = "sdfg-lower-to-" + name().lower() + ": unknown target feature '" +
+            feature + "' for " + triple().str() +
+            " (expected +name or -name, name one of: " + known + ")";
     return failure();
   }
   if (!options.toolkit.empty() &&

@@ -10,6 +10,8 @@
 // KERNEL-DAG: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // KERNEL-DAG: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
 // KERNEL-DAG: __assertfail
+// A uniform i32 subgroup reduction on sm_90: redux.sync (has-redux).
+// KERNEL-DAG: redux.sync.add.s32
 
 // CHECK-LABEL: define dso_local i32 @wmma(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
@@ -79,6 +81,18 @@ module attributes {gpu.container_module} {
       %r = arith.index_cast %rank : index to i32
       %block = gpu.block_id x
       memref.store %r, %out[%block] : memref<4xi32, #gpu.address_space<global>>
+      gpu.terminator
+    }
+    return
+  }
+  func.func @warp_sum(%data: memref<32xi32, #gpu.address_space<global>>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+               threads(%tx, %ty, %tz) in (%u = %c32, %v = %c1, %w = %c1) {
+      %v0 = memref.load %data[%tx] : memref<32xi32, #gpu.address_space<global>>
+      %sum = gpu.subgroup_reduce add %v0 uniform : (i32) -> i32
+      memref.store %sum, %data[%tx] : memref<32xi32, #gpu.address_space<global>>
       gpu.terminator
     }
     return

@@ -1,8 +1,8 @@
 // Programs shaped like upstream MLIR's GPU integration tests, through both
-// lowerings: uniform and non-uniform gpu.all_reduce, gpu.shuffle and
-// gpu.printf in a kernel, vector code on the host. Each lowers completely
-// (mlir-translate accepts the output) and the kernels use the vendor's
-// instructions for them.
+// lowerings: uniform and non-uniform gpu.all_reduce, gpu.shuffle,
+// gpu.printf and cf.assert in a kernel, vector code on the host. Each
+// lowers completely (mlir-translate accepts the output) and the kernels use
+// the vendor's instructions for them.
 
 // RUN: sdfg-opt %s --sdfg-lower-to-cuda="format=isa" > %t.cuda.mlir
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cuda.mlir
@@ -18,6 +18,11 @@
 // CUDA-DAG: vprintf
 // ROCM-DAG: ds_bpermute_b32
 // ROCM-DAG: __ockl_hostcall_internal
+// cf.assert in a kernel: __assertfail (CUDA); the message printed through
+// the hostcall buffer, then a trap (ROCm: convert-kernel-asserts-to-traps;
+// upstream's lowering gave IR that does not verify).
+// CUDA-DAG: __assertfail
+// ROCM-DAG: s_trap 2
 
 // The host: the launch on the program's stream, the vector code as LLVM
 // vector operations.
@@ -49,6 +54,20 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       memref.store %sum, %out[%c0] : memref<2xf32, #gpu.address_space<global>>
       memref.store %max, %out[%c1] : memref<2xf32, #gpu.address_space<global>>
+      gpu.terminator
+    }
+    return
+  }
+
+  func.func @checked(%data: memref<32xf32, #gpu.address_space<global>>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+               threads(%tx, %ty, %tz) in (%u = %c32, %v = %c1, %w = %c1) {
+      %v0 = memref.load %data[%tx] : memref<32xf32, #gpu.address_space<global>>
+      %zero = arith.constant 0.0 : f32
+      %ok = arith.cmpf oge, %v0, %zero : f32
+      cf.assert %ok, "negative input"
       gpu.terminator
     }
     return
