@@ -15,6 +15,13 @@
 #include "SDFGStream/Conversion/Passes.h"
 #include "SDFGStream/Transforms/Passes.h"
 
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -34,6 +41,34 @@ void toy_dsl::buildToyDSLToGpuOnCallerStreamPipeline(
 
 /// toy-dsl-to-sdfg, then sdfg-lower-to-cuda / sdfg-lower-to-rocm with the
 /// same options.
+void toy_dsl::buildToyDSLOwnLoweringPipeline(
+    OpPassManager &pm, const ToyDSLPipelineOptions &options) {
+  // The programs on the caller's stream, as SDFGStream's passes make them.
+  buildToyDSLToGpuOnCallerStreamPipeline(pm, options);
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(sdfg::createConvertSDFGToFunc());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(sdfg::createInsertFailureExits());
+  // The kernels, with upstream's passes.
+  GpuNVVMAttachTargetOptions target;
+  target.chip = "sm_90";
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  pm.nest<gpu::GPUModuleOp>().addPass(createReconcileUnrealizedCastsPass());
+  // The host: upstream's convert-to-llvm, which lowers the sdfg ops and the
+  // gpu ops on the stream through the sdfg dialect's interface.
+  pm.addPass(sdfg::createRecordLocations());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  // What SDFGStream promises, checked.
+  pm.addPass(sdfg::createVerifyStreamDiscipline());
+  pm.addPass(sdfg::createVerifyFullyLowered());
+}
+
 static void registerLoweringPipeline(StringRef name, StringRef description,
                                      sdfg::GpuVendor vendor) {
   PassPipelineRegistration<sdfg::LowerToGpuPipelineOptions>(
@@ -51,6 +86,12 @@ void toy_dsl::registerToyDSLPipelines() {
       "Turn the DSL's GPU procedures into programs whose GPU work all runs "
       "on a stream the caller passes",
       buildToyDSLToGpuOnCallerStreamPipeline);
+  PassPipelineRegistration<ToyDSLPipelineOptions>(
+      "toy-dsl-to-llvm",
+      "Compile the DSL's GPU procedures with the DSL's own lowering: "
+      "SDFGStream's stream passes, upstream's kernel passes and "
+      "convert-to-llvm (PTX kernels)",
+      buildToyDSLOwnLoweringPipeline);
   registerLoweringPipeline("toy-dsl-to-cuda",
                            "Compile the DSL's GPU procedures to LLVM + CUDA "
                            "kernels on the caller's stream",

@@ -46,6 +46,12 @@ void buildToyDSLToGpuOnCallerStreamPipeline(
 
 /// Registers `toy-dsl-to-gpu-on-caller-stream` and `toy-dsl-to-cuda` /
 /// `toy-dsl-to-rocm` (toy-dsl-to-sdfg, then SDFGStream's whole lowering).
+/// The DSL's own lowering to LLVM (PTX kernels): SDFGStream's stream
+/// passes, then upstream's passes with convert-to-llvm for the host, which
+/// lowers the sdfg ops through the sdfg dialect's interface.
+void buildToyDSLOwnLoweringPipeline(OpPassManager &pm,
+                                    const ToyDSLPipelineOptions &options);
+
 void registerToyDSLPipelines();
 
 } // namespace toy_dsl

@@ -13,6 +13,7 @@
 #include "ToyDSL/Passes.h"
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Conversion/SDFGToLLVM/SDFGToLLVM.h"
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 #include "SDFGStream/Transforms/Passes.h"
 
@@ -34,6 +35,8 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::sdfg::SDFGDialect>();
+  // convert-to-llvm lowers the sdfg ops (and the gpu ops on the stream).
+  mlir::sdfg::registerConvertSDFGToLLVMInterface(registry);
   // The lowering pipelines use upstream dialects, their conversion
   // interfaces (extensions) and, to build kernel binaries, their LLVM IR
   // translations.
