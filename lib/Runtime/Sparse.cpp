@@ -1,4 +1,4 @@
-//===- Sparse.cpp - Sparse entries on the caller's stream ------*- C++ -*-===//
+//===- Sparse.cpp - Sparse entries on the caller's stream -------*- C++ -*-===//
 //
 // Part of the SDFGStream project.
 //

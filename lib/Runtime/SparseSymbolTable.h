@@ -1,4 +1,4 @@
-//===- SparseSymbolTable.h - Sparse library entry points -------*- C++ -*-===//
+//===- SparseSymbolTable.h - Sparse library entry points --------*- C++ -*-===//
 //
 // Part of the SDFGStream project.
 //

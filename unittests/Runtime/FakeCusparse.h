@@ -1,4 +1,4 @@
-//===- FakeCusparse.h - A cuSPARSE without a GPU ---------------*- C++ -*-===//
+//===- FakeCusparse.h - A cuSPARSE without a GPU ----------------*- C++ -*-===//
 //
 // Part of the SDFGStream project.
 //

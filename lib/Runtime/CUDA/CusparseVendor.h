@@ -1,4 +1,4 @@
-//===- CusparseVendor.h - cuSPARSE for the runtime -------------*- C++ -*-===//
+//===- CusparseVendor.h - cuSPARSE for the runtime --------------*- C++ -*-===//
 //
 // Part of the SDFGStream project.
 //

@@ -1,4 +1,4 @@
-//===- HipsparseVendor.h - hipSPARSE for the runtime -----------*- C++ -*-===//
+//===- HipsparseVendor.h - hipSPARSE for the runtime ------------*- C++ -*-===//
 //
 // Part of the SDFGStream project.
 //
