@@ -8,6 +8,9 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libgtest-dev
   libamdhip64-dev rocm-device-libs lld-22
+  # hipsparse.h, for the HIP runtime's sparse entries (the library itself is
+  # opened at run time).
+  libhipsparse-dev
   # The instrumented build (scripts/sanitize.sh, scripts/fuzz.sh).
   clang-22 libclang-rt-22-dev libfuzzer-22-dev
 )

@@ -861,6 +861,26 @@ void sdfgrt::recordFailure(const char *format, ...) {
   va_end(args);
 }
 
+void sdfgrt::recordError(int32_t code, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  recordV(code, format, args);
+  va_end(args);
+}
+
+bool sdfgrt::startLibraryOperation() { return startOperation(); }
+
+bool sdfgrt::runOnStream(void *stream, StreamOperation body, void *arg) {
+  bool identified = false;
+  return onStream(stream,
+                  [&](const Symbols &symbols, Stream s, Context context) {
+                    ContextRef ref;
+                    if ((identified = identify(symbols, context, ref)))
+                      body(arg, s, ref.id);
+                  }) &&
+         identified;
+}
+
 //===----------------------------------------------------------------------===//
 // C ABI: program calls and errors
 //===----------------------------------------------------------------------===//
@@ -1728,6 +1748,7 @@ void sdfgrt::resetForTesting() {
   moduleGeneration.fetch_add(1);
   timers().forget();
   eventPool().forget();
+  resetSparseForTesting();
   state = ThreadState();
 }
 

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 namespace sdfgrt {
@@ -37,6 +38,47 @@ constexpr size_t kMaxIdleEventsPerContext = 64;
 /// message gets " at <location>" appended.
 void recordFailure(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
+
+/// Records a failure with error code `code` (a vendor library's status,
+/// never 0); the message gets " at <location>" appended.
+void recordError(int32_t code, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+//===----------------------------------------------------------------------===//
+// Operations implemented outside Runtime.cpp (the vendor sparse libraries)
+//===----------------------------------------------------------------------===//
+
+/// Starts an entry point that does no GPU work: false when an earlier
+/// operation of the current program call failed (the entry is skipped, so
+/// the first failure is the one reported).
+bool startLibraryOperation();
+
+/// Starts an entry point on `stream` like the runtime's own: skipped
+/// (false) after a failure of the current program call, or when the
+/// vendor driver is unusable or the stream's context cannot be found or
+/// made current (recorded). Otherwise calls `body(arg, stream, context)`
+/// with the stream's context current and returns true; `context` is the
+/// driver's id of that context (the key of per-context state).
+using StreamOperation = void (*)(void *arg, void *stream, uint64_t context);
+bool runOnStream(void *stream, StreamOperation body, void *arg);
+
+/// runOnStream for a callable `body(stream, context)`.
+template <typename Body> bool runOnStream(void *stream, Body &&body) {
+  return runOnStream(
+      stream,
+      [](void *arg, void *s, uint64_t context) {
+        (*static_cast<std::remove_reference_t<Body> *>(arg))(s, context);
+      },
+      &body);
+}
+
+/// Forgets the sparse library (Sparse.cpp) and the calling thread's handles
+/// of it; part of resetForTesting.
+void resetSparseForTesting();
+
+/// The environment variable that overrides the sparse library path
+/// (SDFGRT_CUSPARSE_LIBRARY or SDFGRT_HIPSPARSE_LIBRARY).
+const char *sparseLibraryEnvironmentVariableForTesting();
 
 /// Handles created once per context (a module loaded in a CUDA context, a
 /// function looked up in it) and read on every launch, by a key that names

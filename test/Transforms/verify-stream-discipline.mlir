@@ -258,11 +258,28 @@ func.func @host_register(%m: memref<*xf32>) {
 // -----
 
 // An MLIR runtime entry that the SDFGStream runtime lacks would fail when
-// the program is linked or loaded: reported at the call.
+// the program is linked or loaded: reported at the call (upstream's
+// wrappers have mgpuCreateSparseEnv; MLIR 22 no longer emits it and the
+// runtime keeps its own sparse library handles).
+llvm.func @mgpuCreateSparseEnv(!llvm.ptr) -> !llvm.ptr
+llvm.func @sparse_env(%stream: !llvm.ptr) {
+  // expected-error @+1 {{calls mgpuCreateSparseEnv, which the SDFGStream runtime does not implement (the program would fail to link or load)}}
+  %env = llvm.call @mgpuCreateSparseEnv(%stream) : (!llvm.ptr) -> !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// The sparse entries the runtime has pass; the stream of one that runs on
+// its stream is checked like any other.
 llvm.func @mgpuSpMV(i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr)
-llvm.func @sparse(%a: i32, %p: !llvm.ptr, %stream: !llvm.ptr) {
-  // expected-error @+1 {{calls mgpuSpMV, which the SDFGStream runtime does not implement (the program would fail to link or load)}}
-  llvm.call @mgpuSpMV(%a, %p, %p, %p, %a, %p, %stream) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr) -> ()
+llvm.func @mgpuCreateDnVec(i64, !llvm.ptr, i32, !llvm.ptr) -> !llvm.ptr
+llvm.func @sparse(%a: i32, %n: i64, %p: !llvm.ptr, %stream: !llvm.ptr) {
+  %v = llvm.call @mgpuCreateDnVec(%n, %p, %a, %stream) : (i64, !llvm.ptr, i32, !llvm.ptr) -> !llvm.ptr
+  llvm.call @mgpuSpMV(%a, %p, %v, %v, %a, %p, %stream) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr) -> ()
+  %null = llvm.mlir.zero : !llvm.ptr
+  // expected-error @+1 {{mgpuSpMV}}
+  llvm.call @mgpuSpMV(%a, %p, %v, %v, %a, %p, %null) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr) -> ()
   llvm.return
 }
 

@@ -16,7 +16,8 @@
 |*  - mgpu*: the ABI that MLIR's gpu-to-llvm lowering and the gpu.module      *|
 |*    translation emit calls to (only the stream-honouring subset: there is   *|
 |*    deliberately no mgpuStreamCreate/Destroy or event API, so code that     *|
-|*    would create streams does not link, and no cuSPARSE wrapper);           *|
+|*    would create streams does not link); the sparse ones over cuSPARSE /    *|
+|*    hipSPARSE, opened lazily like the driver;                               *|
 |*  - sdfgrt*: SDFGStream's own (call status, error text, op locations,       *|
 |*    stream ordering for the host API, timers).                              *|
 |*                                                                            *|
@@ -255,6 +256,131 @@ SDFGRT_EXPORT void *mgpuTensorMapEncodeTiledMemref(
  * default-stream work on a thread without a current context (0 until
  * set); fails if no such device exists. HIP: hipSetDevice. */
 SDFGRT_EXPORT void mgpuSetDefaultDevice(int32_t device);
+
+/*===----------------------------------------------------------------------===*\
+|* Sparse matrices (MLIR gpu runtime ABI: the gpu dialect's sparse ops)       *|
+\*===----------------------------------------------------------------------===*/
+
+/* What gpu-to-llvm emits for gpu.create_dn_tensor, gpu.create_coo/_coo_aos/
+ * _csr/_csc/_bsr, gpu.spmv, gpu.spmm, gpu.sddmm, gpu.spgemm_*,
+ * gpu.spmat_get_size, gpu.set_csr_pointers and their destroy ops, with
+ * upstream's wrappers' ABI: sizes are intptr_t; `itp`/`ptp` are
+ * cusparseIndexType_t, `dtp`/`ctp` cudaDataType and `ma`/`mb`
+ * cusparseOperation_t values (hipSPARSE has the same ones); dense matrices
+ * are row-major; every operation computes with alpha = beta = 1 (y = A x +
+ * y, C = A B + C, ...), as upstream's do.
+ *
+ * Over cuSPARSE (libcusparse.so.12) in the CUDA build, hipSPARSE
+ * (libhipsparse.so, .so.1, .so.0) in the HIP one, or the file that
+ * SDFGRT_CUSPARSE_LIBRARY (SDFGRT_HIPSPARSE_LIBRARY) names: opened at the
+ * first sparse operation, never linked; if it cannot be used, every sparse
+ * operation fails (-1) with that reason. A library failure returns the
+ * library's status (cusparseStatus_t, hipsparseStatus_t) as the error
+ * code, the text naming the call and the status, e.g. "cusparseSpMV
+ * failed: CUSPARSE_STATUS_INVALID_VALUE (invalid value) at prog.mlir:7:3".
+ * On failure, creations return NULL and buffer sizes 1.
+ *
+ * The descriptor operations (create, destroy, sizes, pointers) are host
+ * work: they ignore `stream`. The others (buffer sizes, spmv, spmm, sddmm,
+ * spgemm) run in the context of `stream` (see above) with the library
+ * handle of that context and the calling thread, which is created at the
+ * thread's first such operation in the context and kept (with it the
+ * library's own set-up: make that first call outside a graph capture), and
+ * set to `stream` (cusparseSetStream / hipsparseSetStream) before each
+ * call. cuSPARSE's and hipSPARSE's rules then apply: SpGEMM's work
+ * estimation and compute may make the host wait for `stream`.
+ *
+ * Not available: gpu.create_coo_aos on CUDA (cuSPARSE 12 has no AoS COO),
+ * gpu.create_bsr on HIP (hipSPARSE has no generic BSR), and 2:4 structured
+ * sparsity (gpu.create_2to4_spmat and the gpu.spmm, buffer size and
+ * destroy ops on it, which upstream runs with cuSPARSELt): these fail (-1)
+ * with a text naming the entry and the op. */
+SDFGRT_EXPORT void *mgpuCreateDnVec(intptr_t size, void *values, int32_t dtp,
+                                    void *stream);
+SDFGRT_EXPORT void mgpuDestroyDnVec(void *vector, void *stream);
+SDFGRT_EXPORT void *mgpuCreateDnMat(intptr_t rows, intptr_t cols,
+                                    void *values, int32_t dtp, void *stream);
+SDFGRT_EXPORT void mgpuDestroyDnMat(void *matrix, void *stream);
+SDFGRT_EXPORT void *mgpuCreateCoo(intptr_t rows, intptr_t cols, intptr_t nnz,
+                                  void *rowIdxs, void *colIdxs, void *values,
+                                  int32_t itp, int32_t dtp, void *stream);
+SDFGRT_EXPORT void *mgpuCreateCooAoS(intptr_t rows, intptr_t cols,
+                                     intptr_t nnz, void *idxs, void *values,
+                                     int32_t itp, int32_t dtp, void *stream);
+SDFGRT_EXPORT void *mgpuCreateCsr(intptr_t rows, intptr_t cols, intptr_t nnz,
+                                  void *rowPos, void *colIdxs, void *values,
+                                  int32_t ptp, int32_t itp, int32_t dtp,
+                                  void *stream);
+SDFGRT_EXPORT void *mgpuCreateCsc(intptr_t rows, intptr_t cols, intptr_t nnz,
+                                  void *colPos, void *rowIdxs, void *values,
+                                  int32_t ptp, int32_t itp, int32_t dtp,
+                                  void *stream);
+/* Square blocks (rBlockSize == cBlockSize), each row-major. */
+SDFGRT_EXPORT void *mgpuCreateBsr(intptr_t brows, intptr_t bcols,
+                                  intptr_t bnnz, intptr_t rBlockSize,
+                                  intptr_t cBlockSize, void *bRowPos,
+                                  void *bColIdxs, void *values, int32_t ptp,
+                                  int32_t itp, int32_t dtp, void *stream);
+SDFGRT_EXPORT void mgpuDestroySpMat(void *matrix, void *stream);
+/* Writes the matrix's rows, columns and non-zeros (int64_t each). */
+SDFGRT_EXPORT void mgpuSpMatGetSize(void *matrix, void *rows, void *cols,
+                                    void *nnz, void *stream);
+SDFGRT_EXPORT void mgpuSetCsrPointers(void *matrix, void *positions,
+                                      void *coordinates, void *values,
+                                      void *stream);
+
+/* Buffer sizes in bytes (never 0), then the operation with that buffer. */
+SDFGRT_EXPORT intptr_t mgpuSpMVBufferSize(int32_t ma, void *a, void *x,
+                                          void *y, int32_t ctp, void *stream);
+SDFGRT_EXPORT void mgpuSpMV(int32_t ma, void *a, void *x, void *y,
+                            int32_t ctp, void *buf, void *stream);
+SDFGRT_EXPORT intptr_t mgpuSpMMBufferSize(int32_t ma, int32_t mb, void *a,
+                                          void *b, void *c, int32_t ctp,
+                                          void *stream);
+SDFGRT_EXPORT void mgpuSpMM(int32_t ma, int32_t mb, void *a, void *b, void *c,
+                            int32_t ctp, void *buf, void *stream);
+SDFGRT_EXPORT intptr_t mgpuSDDMMBufferSize(int32_t ma, int32_t mb, void *a,
+                                           void *b, void *c, int32_t ctp,
+                                           void *stream);
+SDFGRT_EXPORT void mgpuSDDMM(int32_t ma, int32_t mb, void *a, void *b,
+                             void *c, int32_t ctp, void *buf, void *stream);
+
+/* SpGEMM (C = A B): a descriptor, work estimation and compute (each called
+ * with a buffer size and buffer; returns the size the step needs, the
+ * pattern of cusparseSpGEMM_workEstimation / _compute), then the copy into
+ * C after gpu.set_csr_pointers gave it storage. */
+SDFGRT_EXPORT void *mgpuSpGEMMCreateDescr(void *stream);
+SDFGRT_EXPORT void mgpuSpGEMMDestroyDescr(void *descr, void *stream);
+SDFGRT_EXPORT intptr_t mgpuSpGEMMWorkEstimation(void *descr, int32_t ma,
+                                                int32_t mb, void *a, void *b,
+                                                void *c, int32_t ctp,
+                                                intptr_t bs, void *buf,
+                                                void *stream);
+SDFGRT_EXPORT intptr_t mgpuSpGEMMCompute(void *descr, int32_t ma, int32_t mb,
+                                         void *a, void *b, void *c,
+                                         int32_t ctp, intptr_t bs, void *buf,
+                                         void *stream);
+SDFGRT_EXPORT void mgpuSpGEMMCopy(void *descr, int32_t ma, int32_t mb,
+                                  void *a, void *b, void *c, int32_t ctp,
+                                  void *stream);
+
+/* 2:4 structured sparsity (cuSPARSELt upstream): always fail, see above. */
+SDFGRT_EXPORT void mgpuCusparseLtCreate2To4SpMat(void *spmat, intptr_t rows,
+                                                 intptr_t cols, void *values,
+                                                 int32_t dtp, void *stream);
+SDFGRT_EXPORT void mgpuCreateCuSparseLtDnMat(void *dnmat, intptr_t rows,
+                                             intptr_t cols, void *values,
+                                             int32_t dtp, void *stream);
+SDFGRT_EXPORT void mgpuCuSparseLtSpMMBufferSize(void *bufferSizes, int32_t ma,
+                                                int32_t mb, void *a, void *b,
+                                                void *c, int32_t ctp,
+                                                int32_t pruneFlag,
+                                                void *stream);
+SDFGRT_EXPORT void mgpuCuSparseLtSpMM(void *a, void *b, void *c,
+                                      void *workspace, void *compressed,
+                                      void *compressedBuffer, void *stream);
+SDFGRT_EXPORT void mgpuDestroyCuSparseLtDnMat(void *dnmat, void *stream);
+SDFGRT_EXPORT void mgpuDestroyCuSparseLtSpMat(void *spmat, void *stream);
 
 /*===----------------------------------------------------------------------===*\
 |* Stream ordering and devices (used by the host API, HostAPI.h)              *|

@@ -335,8 +335,8 @@ def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
       (`mgpuEventSynchronize` / `mgpuEventDestroy` of a stream: upstream's
       lowering of `gpu.wait` on a stream it did not create).
     * call to an `mgpu*` or `sdfgrt*` function that the SDFGStream runtime
-      does not implement (the cuSPARSE wrappers of upstream's sparse ops,
-      the event API, a misspelt entry): the program would fail to link or
+      does not implement (the event API, upstream's `mgpuCreateSparseEnv`,
+      a misspelt entry): the program would fail to link or
       load. The runtime's entries are listed once, in
       `include/SDFGStream/Runtime/RuntimeEntries.def`, which the runtime
       and its unit tests are checked against.
