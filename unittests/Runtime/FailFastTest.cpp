@@ -136,40 +136,38 @@ TEST_F(FailFastTest, WaitLoopRunsWhenNothingFails) {
   }
 }
 
-TEST_F(FailFastTest, WaitLoopEndsAtAFailedLaunch) {
-  fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+/// Calls @wait_for_flag of both libraries while every call of `driverCall`
+/// fails: the program leaves at once, having made `copiesBeforeExit` copies
+/// (the failing one included); the control without exits spins on a flag
+/// no copy fetches (a million times here; forever without the limit).
+void expectWaitLoopEnds(Programs *exits, Programs *noExits, CUstream stream,
+                        const char *driverCall, int copiesBeforeExit) {
+  const int64_t limit = 1000000;
   int before = driver().count("cuMemcpyAsync");
   int64_t copies = -1;
   Memref<int64_t, 0> copiesRef = scalar(&copies);
-  EXPECT_EQ(exits->waitForFlag(&copiesRef, 1000000, stream),
+  EXPECT_EQ(exits->waitForFlag(&copiesRef, limit, stream),
             CUDA_ERROR_INVALID_VALUE);
-  // The host code after the launch never ran: no copy, no loop, no store.
+  // The host code after the failure never ran: no more copies, no store.
   EXPECT_EQ(copies, -1);
-  EXPECT_EQ(driver().count("cuMemcpyAsync"), before);
-  EXPECT_TRUE(contains(exits->lastError(), "cuLaunchKernel failed"));
+  EXPECT_EQ(driver().count("cuMemcpyAsync") - before, copiesBeforeExit);
+  EXPECT_TRUE(contains(exits->lastError(), std::string(driverCall) +
+                                               " failed"));
   EXPECT_TRUE(contains(exits->lastError(), "fail-fast.mlir:"));
 
-  // Control: without the exits the loop spins on a flag that no copy
-  // fetches (a million times here; forever without the test's limit).
-  EXPECT_EQ(noExits->waitForFlag(&copiesRef, 1000000, stream),
+  EXPECT_EQ(noExits->waitForFlag(&copiesRef, limit, stream),
             CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(copies, 1000000);
+  EXPECT_EQ(copies, limit);
+}
+
+TEST_F(FailFastTest, WaitLoopEndsAtAFailedLaunch) {
+  fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+  expectWaitLoopEnds(exits, noExits, stream, "cuLaunchKernel", 0);
 }
 
 TEST_F(FailFastTest, WaitLoopEndsAtAFailedCopyInsideIt) {
   fail("cuMemcpyAsync", CUDA_ERROR_INVALID_VALUE);
-  int before = driver().count("cuMemcpyAsync");
-  int64_t copies = -1;
-  Memref<int64_t, 0> copiesRef = scalar(&copies);
-  EXPECT_EQ(exits->waitForFlag(&copiesRef, 1000000, stream),
-            CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(copies, -1);
-  EXPECT_EQ(driver().count("cuMemcpyAsync") - before, 1); // the first copy
-  EXPECT_TRUE(contains(exits->lastError(), "cuMemcpyAsync failed"));
-
-  EXPECT_EQ(noExits->waitForFlag(&copiesRef, 1000000, stream),
-            CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(copies, 1000000);
+  expectWaitLoopEnds(exits, noExits, stream, "cuMemcpyAsync", 1);
 }
 
 TEST_F(FailFastTest, FailedCallsLeakNothing) {
