@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Pipelines.h"
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 #include "SDFGStream/Transforms/Passes.h"
 

@@ -12,6 +12,7 @@
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Pipelines.h"
 #include "SDFGStream/Conversion/SDFGToLLVM/SDFGToLLVM.h"
 #include "SDFGStream/Transforms/Passes.h"
 

@@ -13,6 +13,7 @@
 #include "ToyDSL/Passes.h"
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Pipelines.h"
 #include "SDFGStream/Transforms/Passes.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"

@@ -1,4 +1,4 @@
-//===- Passes.h - SDFGStream conversion passes and pipelines ----*- C++ -*-===//
+//===- Passes.h - SDFGStream conversion passes ------------------*- C++ -*-===//
 //
 // Part of the SDFGStream project.
 //
@@ -13,11 +13,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
-class OpPassManager;
-
 namespace sdfg {
 
 #define GEN_PASS_DECL
@@ -25,94 +22,6 @@ namespace sdfg {
 
 #define GEN_PASS_REGISTRATION
 #include "SDFGStream/Conversion/Passes.h.inc"
-
-/// Options of the lowering pipelines `sdfg-lower-to-cuda` and
-/// `sdfg-lower-to-rocm`.
-struct LowerToGpuPipelineOptions
-    : public PassPipelineOptions<LowerToGpuPipelineOptions> {
-  PassOptions::Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("GPU architecture to compile kernels for (default: "
-                     "sm_90 for CUDA, gfx90a for ROCm)")};
-  PassOptions::Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("Kernel binary format: fatbin (CUDA default), bin "
-                     "(cubin / hsaco; ROCm default), isa (PTX / AMDGCN "
-                     "assembly, compiled when first loaded) or llvm (LLVM "
-                     "IR, for offloading)")};
-  PassOptions::Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("Target features of the kernels (e.g. +ptx80 for CUDA, "
-                     "+xnack for ROCm; default: the chip's)")};
-  PassOptions::Option<std::string> toolkit{
-      *this, "toolkit",
-      llvm::cl::desc("Toolkit path for the kernel compiler (CUDA: where "
-                     "bin/ptxas lives; ROCm: where amdgcn/bitcode lives, "
-                     "found in ROCM_PATH, /opt/rocm or Debian's "
-                     "/usr/lib/<arch>-linux-gnu when not given)")};
-  PassOptions::Option<std::string> compilerOptions{
-      *this, "compiler-options",
-      llvm::cl::desc("Options for the downstream kernel compiler (ptxas)")};
-  PassOptions::Option<unsigned> optLevel{
-      *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
-      llvm::cl::init(3)};
-  PassOptions::Option<bool> hostBarePtrCallConv{
-      *this, "host-bare-ptr-calling-convention",
-      llvm::cl::desc("Host functions take statically shaped memrefs as bare "
-                     "pointers (as upstream's option of that name)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> kernelBarePtrCallConv{
-      *this, "kernel-bare-ptr-calling-convention",
-      llvm::cl::desc("Kernels take statically shaped memrefs as bare "
-                     "pointers (as upstream's option of that name)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> syncCall{
-      *this, "sync-call",
-      llvm::cl::desc("Make calls synchronous (make-sync-call)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> checkDevices{
-      *this, "check-devices",
-      llvm::cl::desc("Fail a call whose GPU buffers are on another device "
-                     "than its stream (check-argument-devices)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> timers{
-      *this, "timers",
-      llvm::cl::desc("Time each call on its streams (instrument-timers)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> testOmitHostSyncs{
-      *this, "test-omit-host-syncs",
-      llvm::cl::desc("Test only: insert no host syncs (insert-host-syncs "
-                     "test-omit-syncs), for the negative controls of the "
-                     "GPU hazard tests"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> testOmitFailureExits{
-      *this, "test-omit-failure-exits",
-      llvm::cl::desc("Test only: do not run insert-failure-exits (a failed "
-                     "call runs its host code to the end), for the negative "
-                     "controls of the fail-fast tests"),
-      llvm::cl::init(false)};
-};
-
-/// The GPU vendor a pipeline lowers to. Everything else is shared.
-enum class GpuVendor { CUDA, ROCm };
-
-/// Fails, with the reason in `error`, for options the pipeline cannot work
-/// with (unknown format or chip, opt-level above 3, a toolkit without what
-/// the format needs). The registered pipelines check this first; callers
-/// of buildLowerToGpuPipeline should too.
-LogicalResult verifyLowerToGpuPipelineOptions(
-    GpuVendor vendor, const LowerToGpuPipelineOptions &options,
-    std::string &error);
-
-/// Adds the whole lowering of SDFGStream programs to `pm`: library node
-/// expansion, the external stream, host code to the LLVM dialect on the
-/// caller's stream, kernels to NVVM/ROCDL binaries, and a final
-/// verify-stream-discipline.
-void buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
-                             const LowerToGpuPipelineOptions &options);
-
-/// Registers `sdfg-lower-to-cuda` and `sdfg-lower-to-rocm`.
-void registerLowerToGpuPipelines();
 
 } // namespace sdfg
 } // namespace mlir

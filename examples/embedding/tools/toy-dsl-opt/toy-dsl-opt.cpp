@@ -13,6 +13,7 @@
 #include "ToyDSL/Passes.h"
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Pipelines.h"
 #include "SDFGStream/Conversion/SDFGToLLVM/SDFGToLLVM.h"
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 #include "SDFGStream/Transforms/Passes.h"

@@ -18,6 +18,7 @@
 #include "TargetDescription.h"
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Pipelines.h"
 #include "SDFGStream/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

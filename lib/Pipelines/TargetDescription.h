@@ -7,7 +7,7 @@
 // The lowering pipeline is shared; a vendor describes only its defaults,
 // how its options are checked, where its toolkit is, and which passes lower
 // its dialects and kernels (CudaTarget.cpp, RocmTarget.cpp). Private to
-// lib/Conversion/Pipelines.
+// lib/Pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 #define SDFGSTREAM_LIB_CONVERSION_PIPELINES_TARGETDESCRIPTION_H
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Pipelines.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
