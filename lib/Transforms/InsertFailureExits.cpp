@@ -68,6 +68,10 @@ public:
   bool mayFail(Operation *op) const;
   /// Whether `op` or an op nested in it can fail the call.
   bool mayFailWithin(Operation *op) const;
+  /// Whether `op` is GPU work that the runtime skips once the call failed
+  /// (a gpu or sdfg op, a call of a runtime entry that can fail): a run of
+  /// such ops needs one check, before the host code after it.
+  static bool isSkippedAfterFailure(Operation *op);
   bool mayFail(func::FuncOp function) const {
     return failing.contains(function);
   }
@@ -127,6 +131,23 @@ bool FailureModel::mayFailItself(Operation *op) {
   if (isa_and_nonnull<SDFGDialect>(dialect))
     return !isMemoryEffectFree(op);
   return false;
+}
+
+bool FailureModel::isSkippedAfterFailure(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return false;
+  if (mayFailItself(op))
+    return true;
+  SymbolRefAttr callee;
+  if (auto call = dyn_cast<func::CallOp>(op))
+    callee = call.getCalleeAttr();
+  else if (auto call = dyn_cast<LLVM::CallOp>(op))
+    callee = call.getCalleeAttr();
+  if (!callee)
+    return false;
+  std::optional<bool> entry =
+      runtimeEntryMayFail(callee.getLeafReference().getValue());
+  return entry && *entry;
 }
 
 bool FailureModel::mayFailWithin(Operation *op) const {
@@ -322,15 +343,33 @@ static bool isStatusCheck(Operation *op) {
 LogicalResult InsertFailureExits::insertExits(func::FuncOp function,
                                               const FailureModel &model) {
   Region &body = function.getBody();
-  // The exit points: failing operations directly in the function body (a
-  // branch can leave only from there; a region op is one after everything
-  // nested in it), not already followed by a check.
+  // The exit points, directly in the function body (a branch can leave only
+  // from there): after a call or region op that can fail, and after the
+  // last op of each run of GPU work that the runtime skips after a failure
+  // (with only pure ops between them), before the host code that follows.
+  // Not where a check already follows (a second run changes nothing).
   SmallVector<Operation *> points;
-  for (Block &block : body)
-    for (Operation &op : block)
-      if (!op.hasTrait<OpTrait::IsTerminator>() && model.mayFailWithin(&op) &&
-          !isStatusCheck(op.getNextNode()))
-        points.push_back(&op);
+  auto addPoint = [&](Operation *op) {
+    if (!isStatusCheck(op->getNextNode()))
+      points.push_back(op);
+  };
+  for (Block &block : body) {
+    Operation *pending = nullptr; // the last op of the current run
+    for (Operation &op : block) {
+      if (FailureModel::isSkippedAfterFailure(&op)) {
+        pending = &op;
+        continue;
+      }
+      if (!op.hasTrait<OpTrait::IsTerminator>() && op.getNumRegions() == 0 &&
+          isMemoryEffectFree(&op))
+        continue; // index arithmetic and the like between GPU ops
+      if (pending)
+        addPoint(pending);
+      pending = nullptr;
+      if (!op.hasTrait<OpTrait::IsTerminator>() && model.mayFailWithin(&op))
+        addPoint(&op);
+    }
+  }
   if (points.empty())
     return success();
 
@@ -355,6 +394,9 @@ LogicalResult InsertFailureExits::insertExits(func::FuncOp function,
 
   Block *exit = buildExit(function);
   OpBuilder builder(function.getContext());
+  builder.setInsertionPointToStart(&body.front());
+  Value ok = arith::ConstantIntOp::create(builder, function.getLoc(),
+                                          builder.getI32Type(), 0);
   for (auto [index, point] : llvm::enumerate(points)) {
     Location loc = point->getLoc();
     Block *block = point->getBlock();
@@ -372,8 +414,6 @@ LogicalResult InsertFailureExits::insertExits(func::FuncOp function,
     Value status =
         func::CallOp::create(builder, loc, kCallStatus, builder.getI32Type())
             .getResult(0);
-    Value ok =
-        arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
     Value failed = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                          status, ok);
     // Failures are rare: the likely path is the one that goes on.

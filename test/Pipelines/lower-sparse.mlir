@@ -18,18 +18,19 @@
 // CHECK-LABEL: llvm.func @spmv(
 // CHECK-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "external_gpu_stream"}) -> i32
 // CHECK: llvm.call @mgpuCreateCsr({{.*}}, %[[S]])
-// CHECK: llvm.call @sdfgrtCallStatus
+// CHECK-NOT: llvm.call @sdfgrtCallStatus
 // CHECK: llvm.call @mgpuCreateDnVec({{.*}}, %[[S]])
 // CHECK: llvm.call @mgpuCreateDnVec({{.*}}, %[[S]])
 // CHECK: llvm.call @mgpuSpMVBufferSize({{.*}}, %[[S]]) : {{.*}} -> i64
 // CHECK: llvm.call @mgpuMemAlloc({{.*}}, %[[S]],
 // CHECK: llvm.call @mgpuSpMV({{.*}}, %[[S]])
-// CHECK: llvm.call @sdfgrtCallStatus
 // CHECK: llvm.call @mgpuDestroyDnVec({{.*}}, %[[S]])
 // CHECK: llvm.call @mgpuDestroyDnVec({{.*}}, %[[S]])
 // CHECK: llvm.call @mgpuDestroySpMat({{.*}}, %[[S]])
 // CHECK: llvm.call @mgpuMemFree({{.*}}, %[[S]])
 // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
+// One status check after the whole run of GPU work, before the return.
+// CHECK-NEXT: llvm.call @sdfgrtCallStatus
 
 // CHECK-LABEL: llvm.func @formats_and_products(
 // CHECK-SAME: %[[T:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "external_gpu_stream"}) -> i32

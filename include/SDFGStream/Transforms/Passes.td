@@ -193,14 +193,18 @@ def InsertFailureExits : Pass<"insert-failure-exits", "ModuleOp"> {
   let summary = "Leave a program call at its first failing operation, "
                 "freeing what it took";
   let description = [{
-    A program call stops at its first failure: after every operation that
-    can fail the call (a GPU op, an `sdfg` op with effects, a call of a
-    runtime entry that can fail, of a function that can, of a program, or
-    an indirect call), this pass adds a check of the call's status
-    (`sdfgrtCallStatus`) and a branch that leaves the function at once, so
-    that no later host code runs on results the failed operation never
-    produced (a loop waiting for a flag the GPU never copied back ends, a
-    loop bound is never read from a skipped copy).
+    A program call stops at its first failure: before any host code runs
+    after an operation that can fail the call (a GPU op, an `sdfg` op with
+    effects, a call of a runtime entry that can fail, of a function that
+    can, of a program, or an indirect call), this pass adds a check of the
+    call's status (`sdfgrtCallStatus`) and a branch that leaves the
+    function at once, so that no later host code runs on results the failed
+    operation never produced (a loop waiting for a flag the GPU never copied
+    back ends, a loop bound is never read from a skipped copy). A run of GPU
+    ops with only pure ops between them gets one check, after its last op:
+    the runtime skips the rest of a failed call's GPU work, so nothing of
+    the run after the failing op runs either. A call or region op that can
+    fail is checked right after it.
 
     * A program (`sdfg.program`) leaves through `sdfgrtEndCall` and returns
       the call's status; the outermost end of a failed call frees, on its
@@ -235,6 +239,8 @@ def InsertFailureExits : Pass<"insert-failure-exits", "ModuleOp"> {
     %failed = arith.cmpi ne, %status, %c0_i32 : i32
     cf.cond_br %failed weights([1, 2047]), ^exit, ^continue
     ```
+
+    (`%c0_i32` is made once, at the function's entry.)
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
