@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Everything Runtime.cpp needs to know about CUDA: the driver API types, the
+// Everything the runtime needs to know about CUDA: the driver API types, the
 // library to open, the entry points (CudaSymbols.def), and the few
 // operations whose signatures differ from HIP's. The driver API rather than
 // the runtime API: it takes the caller's stream as is and lets the runtime

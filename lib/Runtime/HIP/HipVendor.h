@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Everything Runtime.cpp needs to know about HIP: the types, the library to
+// Everything the runtime needs to know about HIP: the types, the library to
 // open, the entry points (HipSymbols.def), and the few operations whose
 // signatures differ from CUDA's. HIP has no usable context API: modules
 // belong to a device, so the runtime's "context" of a stream is its device.
