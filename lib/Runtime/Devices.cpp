@@ -95,7 +95,7 @@ void sdfgrtCheckDevicePointer(const void *pointer, void *stream,
     int32_t streamDevice = -1, dataDevice = -1;
     bool isDevice = false;
     if (!vendor::contextDevice(symbols, context, streamDevice) ||
-        !vendor::pointerDevice(symbols, pointer, isDevice, dataDevice))
+        !pointerDevice(symbols, pointer, isDevice, dataDevice))
       return;
     if (isDevice && dataDevice != streamDevice)
       recordFailure("argument %d is memory of device %d, but the stream "

@@ -23,12 +23,12 @@ namespace {
 /// not stream-ordered and is a call that a graph capture in global or
 /// thread-local mode forbids (it would invalidate the capture), so it is
 /// refused while one is in progress: the legacy default stream reports
-/// such a capture (vendor::isCapturing).
+/// such a capture (isCapturing).
 void registerHostMemory(const char *entry, void *ptr, size_t sizeBytes,
                         bool registering) {
   onStream(nullptr, [&](const Symbols &symbols, Stream s, Context) {
     bool capturing = false;
-    if (!vendor::isCapturing(symbols, s, capturing))
+    if (!isCapturing(symbols, s, capturing))
       return;
     if (capturing) {
       recordFailure("%s: host memory cannot be registered or unregistered "

@@ -10,10 +10,11 @@
 // which supplies the types, the symbol table and the few operations whose
 // signatures differ. Its files, one per concern, share what this header
 // declares: the per-thread call and error state (CallState.cpp), the vendor
-// library and contexts (VendorLibrary.cpp), the templates that run an entry
-// point on the caller's stream, the event pool (Events.cpp), the dense
-// memset (StreamOperations.cpp) and the parts of the test hooks that each
-// concern owns. Not installed, and only for the runtime's own files: the
+// library, contexts and the queries written once over the vendor's
+// primitives (VendorLibrary.cpp), the templates that run an entry point on
+// the caller's stream, the event pool (Events.cpp), the dense memset
+// (StreamOperations.cpp) and the parts of the test hooks that each concern
+// owns. Not installed, and only for the runtime's own files: the
 // unit tests include the vendor-neutral RuntimeInternal.h.
 //
 // Nothing happens when the library is loaded or a module is registered: the
@@ -181,6 +182,21 @@ template <typename Body> bool onStream(void *rawStream, Body &&body) {
   const Symbols *symbols = startOperation() ? vendorSymbols() : nullptr;
   return symbols && inStreamContext(*symbols, rawStream, body);
 }
+
+/// Whether `stream` is being captured into a graph. The legacy default
+/// stream cannot be used while another stream captures in global or
+/// thread-local mode (vendor::kStreamCaptureImplicit): that counts as
+/// capturing, not as a failure; any other failure of the query is recorded
+/// (false).
+bool isCapturing(const Symbols &symbols, Stream stream, bool &capturing);
+
+/// Whether `pointer` is device memory (not managed, not host memory) and of
+/// which device. A pointer the driver does not know is not device memory
+/// and not a failure (CUDA answers it with default attributes, HIP with
+/// vendor::kUnknownPointer); any other failure of the query is recorded
+/// (false).
+bool pointerDevice(const Symbols &symbols, const void *pointer, bool &isDevice,
+                   int32_t &device);
 
 //===----------------------------------------------------------------------===//
 // Events (Events.cpp)

@@ -88,7 +88,7 @@ ManagedAllocations &managedAllocations() {
 bool refusedWhileCapturing(const Symbols &symbols, Stream stream,
                            const char *what) {
   bool capturing = false;
-  if (!vendor::isCapturing(symbols, stream, capturing))
+  if (!isCapturing(symbols, stream, capturing))
     return true;
   if (capturing)
     recordFailure("%s: host-shared (managed) memory is not stream-ordered "

@@ -56,7 +56,7 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
       // The device copy is a synchronous allocation and copy, which a graph
       // capture forbids.
       bool capturing = false;
-      if (!vendor::isCapturing(symbols, s, capturing))
+      if (!isCapturing(symbols, s, capturing))
         return;
       if (capturing) {
         recordFailure("mgpuTensorMapEncodeTiledMemref: a TMA descriptor "

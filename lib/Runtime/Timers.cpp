@@ -315,7 +315,7 @@ void sdfgrtTimerRecordBegin(void *handle, void *stream) {
     bool capturing = false;
     vendor::Event event{};
     ContextRef ref;
-    if (!vendor::isCapturing(symbols, s, capturing) || capturing ||
+    if (!isCapturing(symbols, s, capturing) || capturing ||
         !identify(symbols, context, ref) ||
         !acquireEvent(symbols, ref, EventKind::Timing, event))
       return;
@@ -348,7 +348,7 @@ void sdfgrtTimerRecordEnd(void *handle, void *stream) {
   bool recorded = false;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     bool capturing = false;
-    if (!vendor::isCapturing(symbols, s, capturing) || capturing)
+    if (!isCapturing(symbols, s, capturing) || capturing)
       return;
     if (!timed->hasEnd) {
       if (!acquireEvent(symbols, timed->context, EventKind::Timing, timed->end))

@@ -7,8 +7,10 @@
 // The vendor library (libcuda, libamdhip64), opened at the first GPU
 // operation and never linked; every call through its symbol table checked
 // and reported with its name (vendor::check); the contexts that streams
-// belong to and that per-context state is kept by; and the opening of
-// libraries by dlopen that the sparse entries share (openLibraryFile).
+// belong to and that per-context state is kept by; the queries written
+// once over the vendor's primitives (isCapturing, pointerDevice); and the
+// opening of libraries by dlopen that the sparse entries share
+// (openLibraryFile).
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,4 +181,46 @@ bool sdfgrt::runOnStream(void *stream, StreamOperation body, void *arg) {
                       body(arg, s, ref.id);
                   }) &&
          identified;
+}
+
+//===----------------------------------------------------------------------===//
+// Queries written once over the vendor's primitives
+//===----------------------------------------------------------------------===//
+
+bool sdfgrt::isCapturing(const Symbols &symbols, Stream stream,
+                         bool &capturing) {
+  vendor::CaptureStatus status = vendor::kCaptureStatusNone;
+  vendor::Result result = symbols.StreamIsCapturing(stream, &status);
+  if (result == vendor::kStreamCaptureImplicit) {
+    capturing = true;
+    return true;
+  }
+  if (!vendor::check(Symbols::StreamIsCapturingName, result))
+    return false;
+  capturing = status != vendor::kCaptureStatusNone;
+  return true;
+}
+
+bool sdfgrt::pointerDevice(const Symbols &symbols, const void *pointer,
+                           bool &isDevice, int32_t &device) {
+  vendor::PointerAttribute attributes[] = {vendor::kPointerMemoryType,
+                                           vendor::kPointerIsManaged,
+                                           vendor::kPointerDeviceOrdinal};
+  unsigned memoryType = 0, managed = 0;
+  int ordinal = -1;
+  void *data[] = {&memoryType, &managed, &ordinal};
+  vendor::Result result = symbols.PointerGetAttributes(
+      3, attributes, data,
+      reinterpret_cast<vendor::DevicePtr>(const_cast<void *>(pointer)));
+  // A vendor that answers an unknown pointer with success and default
+  // attributes (CUDA) has kUnknownPointer == kSuccess.
+  if (result != vendor::kSuccess && result == vendor::kUnknownPointer) {
+    isDevice = false;
+    return true;
+  }
+  if (!vendor::check(Symbols::PointerGetAttributesName, result))
+    return false;
+  isDevice = memoryType == vendor::kMemoryTypeDevice && !managed;
+  device = ordinal;
+  return true;
 }
