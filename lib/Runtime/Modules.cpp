@@ -76,7 +76,10 @@ struct FunctionCacheEntry {
   FunctionRecord *function;
   uint64_t generation;
 };
-thread_local FunctionCacheEntry functionCache[16];
+// Slots of the cache, picked by the name's address; two names that share
+// one only cost a lookup under the module's lock.
+constexpr size_t kFunctionCacheEntries = 16;
+thread_local FunctionCacheEntry functionCache[kFunctionCacheEntries];
 
 /// Bytes of a failed load's error log that its error text keeps (the text
 /// has room for 1023 bytes, the vendor's words and the location included).
@@ -188,7 +191,8 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     return nullptr;
   uint64_t generation = moduleGeneration.load(std::memory_order_acquire);
   FunctionCacheEntry &entry =
-      functionCache[(reinterpret_cast<uintptr_t>(name) >> 3) % 16];
+      functionCache[(reinterpret_cast<uintptr_t>(name) >> 3) %
+                    kFunctionCacheEntries];
   if (entry.module == module && entry.name == name &&
       entry.generation == generation)
     return entry.function;

@@ -179,6 +179,20 @@ bool sdfgrt::fillDense(const Symbols &symbols, char *dst, int64_t elementSize,
   return true;
 }
 
+namespace {
+
+/// A memset of `count` dense elements of `elementSize` bytes on `stream`.
+void setDense(void *dst, int64_t elementSize, uint64_t value, size_t count,
+              void *stream) {
+  if (count == 0)
+    return;
+  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
+    fillDense(symbols, static_cast<char *>(dst), elementSize, value, count, s);
+  });
+}
+
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // C ABI: operations on the caller's stream
 //===----------------------------------------------------------------------===//
@@ -244,29 +258,16 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   });
 }
 
+// The three dense memsets of the C ABI, one per element size, are one
+// implementation (setDense).
 void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
-  if (count == 0)
-    return;
-  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
-    SDFGRT_CALL(symbols, MemsetD32Async,
-                reinterpret_cast<vendor::DevicePtr>(dst), value, count, s);
-  });
+  setDense(dst, sizeof(value), value, count, stream);
 }
 
 void mgpuMemset16(void *dst, uint16_t value, size_t count, void *stream) {
-  if (count == 0)
-    return;
-  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
-    SDFGRT_CALL(symbols, MemsetD16Async,
-                reinterpret_cast<vendor::DevicePtr>(dst), value, count, s);
-  });
+  setDense(dst, sizeof(value), value, count, stream);
 }
 
 void sdfgrtMemset8(void *dst, uint8_t value, size_t count, void *stream) {
-  if (count == 0)
-    return;
-  onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
-    SDFGRT_CALL(symbols, MemsetD8Async,
-                reinterpret_cast<vendor::DevicePtr>(dst), value, count, s);
-  });
+  setDense(dst, sizeof(value), value, count, stream);
 }
