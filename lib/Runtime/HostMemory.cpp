@@ -44,13 +44,14 @@ void registerHostMemory(const char *entry, void *ptr, size_t sizeBytes,
   });
 }
 
-/// The bytes of a memref that host registration covers: from its first
-/// element to one past its last.
-void memRefRange(int64_t rank, void *descriptor, int64_t elementSize,
-                 void *&first, size_t &bytes) {
+/// Registers (or releases) the bytes of a memref: from its first element
+/// to one past its last; nothing for an empty one.
+void registerMemRef(const char *entry, int64_t rank, void *descriptor,
+                    int64_t elementSize, bool registering) {
   View view = viewOf(descriptor, rank, elementSize);
-  first = view.first;
-  bytes = viewExtent(rank, view.sizes, view.strides, elementSize);
+  size_t bytes = viewExtent(rank, view.sizes, view.strides, elementSize);
+  if (view.first && bytes)
+    registerHostMemory(entry, view.first, registering ? bytes : 0, registering);
 }
 
 } // namespace
@@ -71,18 +72,12 @@ void mgpuMemHostUnregister(void *ptr) {
 
 void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                int64_t elementSizeBytes) {
-  void *first;
-  size_t bytes;
-  memRefRange(rank, descriptor, elementSizeBytes, first, bytes);
-  if (first && bytes)
-    registerHostMemory("mgpuMemHostRegisterMemRef", first, bytes, true);
+  registerMemRef("mgpuMemHostRegisterMemRef", rank, descriptor,
+                 elementSizeBytes, true);
 }
 
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                  int64_t elementSizeBytes) {
-  void *first;
-  size_t bytes;
-  memRefRange(rank, descriptor, elementSizeBytes, first, bytes);
-  if (first && bytes)
-    registerHostMemory("mgpuMemHostUnregisterMemRef", first, 0, false);
+  registerMemRef("mgpuMemHostUnregisterMemRef", rank, descriptor,
+                 elementSizeBytes, false);
 }
