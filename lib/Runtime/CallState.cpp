@@ -85,14 +85,6 @@ void sdfgrt::recordKept(int32_t code, const std::string &text) {
              text.c_str());
 }
 
-bool sdfgrt::startOperation() {
-  if (threadState.callDepth > 0 && threadState.callError != 0)
-    return false;
-  threadState.operationFailed = false;
-  ++threadState.counters.operations;
-  return true;
-}
-
 bool sdfgrt::startHostOperation() {
   if (threadState.callDepth == 0)
     threadState.location = nullptr;

@@ -81,8 +81,15 @@ void recordKept(int32_t code, const std::string &text);
 
 /// Starts an entry point that may do GPU work. False when an earlier
 /// operation of the current program call failed: the rest of the call is
-/// skipped, so the first failure is the one reported.
-bool startOperation();
+/// skipped, so the first failure is the one reported. Inline, with
+/// vendorSymbols, because every launch takes this path.
+inline bool startOperation() {
+  if (threadState.callDepth > 0 && threadState.callError != 0)
+    return false;
+  threadState.operationFailed = false;
+  ++threadState.counters.operations;
+  return true;
+}
 
 /// Starts an entry point that the host calls between program calls (stream
 /// checks, timer queries): there the location of the last program
@@ -115,11 +122,22 @@ struct VendorLibrary : LazyLibrary<Symbols> {
 /// The process's vendor library; never destroyed: generated code unloads
 /// its modules from global destructors, which may run after this library's
 /// own.
-VendorLibrary &vendorLibrary();
+inline VendorLibrary &vendorLibrary() {
+  static VendorLibrary *instance = new VendorLibrary;
+  return *instance;
+}
+
+/// Opens the vendor library, fills the symbol table and initializes the
+/// API, once per process (under the library's lock). The library stays
+/// loaded.
+bool openVendorLibrary(VendorLibrary &lib);
 
 /// The vendor symbol table, opening the library at the first operation;
 /// null (with the reason recorded) if the library cannot be used.
-const Symbols *vendorSymbols();
+inline const Symbols *vendorSymbols() {
+  VendorLibrary &lib = vendorLibrary();
+  return lib.get([&] { return openVendorLibrary(lib); });
+}
 
 /// A context as the per-context caches know it: its handle, to make it
 /// current, and the driver's id of it (vendor::contextId), so that a context

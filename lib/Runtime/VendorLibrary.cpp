@@ -71,10 +71,9 @@ void resolve(void *handle, Fn &fn, const char *name, bool required,
     missing = name;
 }
 
-/// Opens the vendor library, fills the symbol table and initializes the
-/// API, once per process (under the library's lock). The library stays
-/// loaded.
-bool openVendorLibrary(VendorLibrary &lib) {
+} // namespace
+
+bool sdfgrt::openVendorLibrary(VendorLibrary &lib) {
   const char *override = getenv(vendor::kLibraryEnvironmentVariable);
   std::string tried, error;
   const char *opened = nullptr;
@@ -110,18 +109,6 @@ bool openVendorLibrary(VendorLibrary &lib) {
                     vendor::errorName(symbols, result),
                     vendor::errorString(symbols, result));
   return true;
-}
-
-} // namespace
-
-VendorLibrary &sdfgrt::vendorLibrary() {
-  static VendorLibrary *instance = new VendorLibrary;
-  return *instance;
-}
-
-const Symbols *sdfgrt::vendorSymbols() {
-  VendorLibrary &lib = vendorLibrary();
-  return lib.get([&] { return openVendorLibrary(lib); });
 }
 
 bool sdfgrt::vendor::check(const char *function, Result result,
