@@ -4,10 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What the shared runtime, the vendor descriptions and the unit tests have in
-// common, without any vendor type: error recording, the per-context handle
-// cache and the hooks the tests use. Not installed; the unit tests reach it
-// by linking the static runtime (the shared one exports only the C ABI).
+// What the shared runtime, the vendor descriptions, the sparse entries and
+// the unit tests have in common, without any vendor type: error recording,
+// the lazily opened libraries, the per-context handle cache and the hooks
+// the tests use. Not installed; the unit tests reach it by linking the
+// static runtime (the shared one exports only the C ABI). The runtime's own
+// files share more, with the vendor's types, in RuntimeShared.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,9 +18,12 @@
 
 #include <array>
 #include <atomic>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <mutex>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -34,6 +39,9 @@ constexpr int32_t kRuntimeFailure = -1;
 /// destroyed.
 constexpr size_t kMaxIdleEventsPerContext = 64;
 
+/// Bytes of the calling thread's last error text, its terminator included.
+constexpr size_t kErrorTextBytes = 1024;
+
 /// Records a failure detected by the runtime (code kRuntimeFailure); the
 /// message gets " at <location>" appended.
 void recordFailure(const char *format, ...)
@@ -45,7 +53,73 @@ void recordError(int32_t code, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
 //===----------------------------------------------------------------------===//
-// Operations implemented outside Runtime.cpp (the vendor sparse libraries)
+// Libraries opened at their first use (the vendor's and its sparse one)
+//===----------------------------------------------------------------------===//
+
+/// Opens `override` if it is not null, else the first of `names` that
+/// loads (dlopen, RTLD_NOW | RTLD_LOCAL); null if none does. `tried` gets
+/// the names tried, comma-separated, `error` the first dlerror and `opened`
+/// the name that loaded. With `counted`, each attempt counts in
+/// Counters::libraryOpens.
+void *openLibraryFile(const char *override, const char *const *names,
+                      size_t nameCount, bool counted, std::string &tried,
+                      std::string &error, const char *&opened);
+
+enum class LibraryState { Unopened, Ready, Failed };
+
+/// A library reached through the symbol table `Table`, opened at its first
+/// use, once per process; a failure is kept, not retried, and reported by
+/// every later use.
+template <typename Table> struct LazyLibrary {
+  std::mutex mutex;
+  std::atomic<LibraryState> state{LibraryState::Unopened};
+  Table symbols;
+  // Why the library cannot be used, and the error code it is reported with.
+  int32_t failureCode = 0;
+  std::string failure;
+
+  /// The table, calling `open()` (under the lock) at the first use to open
+  /// the library and fill it; null, with the failure recorded, if the
+  /// library cannot be used.
+  template <typename Open> const Table *get(Open &&open) {
+    if (state.load(std::memory_order_acquire) != LibraryState::Ready) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (state.load(std::memory_order_relaxed) == LibraryState::Unopened)
+        state.store(open() ? LibraryState::Ready : LibraryState::Failed,
+                    std::memory_order_release);
+      if (state.load(std::memory_order_relaxed) == LibraryState::Failed) {
+        recordError(failureCode, "%s", failure.c_str());
+        return nullptr;
+      }
+    }
+    return &symbols;
+  }
+
+  /// Keeps the failure that makes the library unusable; returns false.
+  bool fail(int32_t code, const char *format, ...)
+      __attribute__((format(printf, 3, 4))) {
+    char text[kErrorTextBytes];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof(text), format, args);
+    va_end(args);
+    failureCode = code;
+    failure = text;
+    return false;
+  }
+
+  /// Forgets the library: the next use opens it again. The caller holds
+  /// `mutex`.
+  void forget() {
+    state.store(LibraryState::Unopened, std::memory_order_release);
+    symbols = Table();
+    failureCode = 0;
+    failure.clear();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Operations implemented outside the runtime's core (the sparse libraries)
 //===----------------------------------------------------------------------===//
 
 /// Starts an entry point that does no GPU work: false when an earlier

@@ -7,12 +7,13 @@
 // The mgpu* entries that MLIR's gpu-to-llvm emits for the gpu dialect's
 // sparse operations (gpu.create_csr, gpu.spmv, gpu.spgemm_*, ...), with the
 // ABI of upstream's wrappers, over cuSPARSE or hipSPARSE (compiled once per
-// vendor, like Runtime.cpp, against CUDA/CusparseVendor.h or
+// vendor, like the rest of the runtime, against CUDA/CusparseVendor.h or
 // HIP/HipsparseVendor.h).
 //
-// The library is opened at the first sparse operation, never linked, so the
-// runtime loads without it; a missing library fails each sparse operation
-// with the reason. A library handle is created once per context and thread
+// The library is opened at the first sparse operation (by the runtime's
+// LazyLibrary and openLibraryFile), never linked, so the runtime loads
+// without it; a missing library fails each sparse operation with the
+// reason. A library handle is created once per context and thread
 // (in that context; a handle is not thread-safe and belongs to the device
 // it was created on) and kept; it is pointed at the operation's stream
 // before every call that takes it. Descriptor operations (create, destroy,
@@ -39,6 +40,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -52,14 +54,7 @@ namespace {
 // The library
 //===----------------------------------------------------------------------===//
 
-enum class LibraryState { Unopened, Ready, Failed };
-
-struct Library {
-  std::mutex mutex;
-  std::atomic<LibraryState> state{LibraryState::Unopened};
-  Symbols symbols;
-  // Why the library cannot be used; every later sparse operation says so.
-  std::string failure;
+struct Library : LazyLibrary<Symbols> {
   // Bumped by resetSparseForTesting: handles of an older one are stale.
   std::atomic<uint64_t> generation{0};
 };
@@ -71,37 +66,22 @@ Library &library() {
 }
 
 /// Opens the library and fills the table, once per process (under the
-/// lock); a failure is kept and not retried.
+/// lock).
 bool openLibrary(Library &lib) {
   const char *override = getenv(kLibraryEnvironmentVariable);
   std::string tried, error;
-  void *handle = nullptr;
   const char *opened = nullptr;
-  auto tryOpen = [&](const char *name) {
-    tried.append(tried.empty() ? "" : ", ").append(name);
-    if ((handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-      opened = name;
-    else if (error.empty())
-      error = dlerror();
-    return handle != nullptr;
-  };
-  if (override) {
-    tryOpen(override);
-  } else {
-    for (const char *name : kLibraryNames)
-      if (tryOpen(name))
-        break;
-  }
-  if (!handle) {
-    lib.failure = std::string(kName) +
-                  " (for the gpu dialect's sparse "
-                  "operations) could not be loaded: " +
-                  tried + ": " + error;
-    if (!override)
-      lib.failure += std::string(" (to use another path, set ") +
-                     kLibraryEnvironmentVariable + ")";
-    return false;
-  }
+  void *handle =
+      openLibraryFile(override, kLibraryNames, std::size(kLibraryNames),
+                      /*counted=*/false, tried, error, opened);
+  if (!handle)
+    return lib.fail(kRuntimeFailure,
+                    "%s (for the gpu dialect's sparse operations) could not "
+                    "be loaded: %s: %s%s%s%s",
+                    kName, tried.c_str(), error.c_str(),
+                    override ? "" : " (to use another path, set ",
+                    override ? "" : kLibraryEnvironmentVariable,
+                    override ? "" : ")");
   const char *missing = nullptr;
   Symbols &symbols = lib.symbols;
 #define SDFGRT_SPARSE_SYMBOL(role, function)                                   \
@@ -111,10 +91,9 @@ bool openLibrary(Library &lib) {
     missing = Symbols::role##Name;
 #include SDFGRT_SPARSE_SYMBOLS
 #undef SDFGRT_SPARSE_SYMBOL
-  if (missing) {
-    lib.failure = std::string(missing) + " could not be resolved in " + opened;
-    return false;
-  }
+  if (missing)
+    return lib.fail(kRuntimeFailure, "%s could not be resolved in %s", missing,
+                    opened);
   return true;
 }
 
@@ -122,18 +101,7 @@ bool openLibrary(Library &lib) {
 /// reason recorded) if it cannot be used.
 const Symbols *sparseSymbols() {
   Library &lib = library();
-  if (lib.state.load(std::memory_order_acquire) != LibraryState::Ready) {
-    std::lock_guard<std::mutex> lock(lib.mutex);
-    if (lib.state.load(std::memory_order_relaxed) == LibraryState::Unopened)
-      lib.state.store(openLibrary(lib) ? LibraryState::Ready
-                                       : LibraryState::Failed,
-                      std::memory_order_release);
-    if (lib.state.load(std::memory_order_relaxed) == LibraryState::Failed) {
-      recordFailure("%s", lib.failure.c_str());
-      return nullptr;
-    }
-  }
-  return &lib.symbols;
+  return lib.get([&] { return openLibrary(lib); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -554,9 +522,7 @@ void mgpuDestroyCuSparseLtSpMat(void *, void *) {
 void sdfgrt::resetSparseForTesting() {
   Library &lib = library();
   std::lock_guard<std::mutex> lock(lib.mutex);
-  lib.state.store(LibraryState::Unopened, std::memory_order_release);
-  lib.symbols = Symbols();
-  lib.failure.clear();
+  lib.forget();
   lib.generation.fetch_add(1, std::memory_order_release);
 }
 

@@ -13,6 +13,7 @@
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
 #include "FakeCudaDriver.h"
+#include "FakeDriverTest.h"
 #include "RuntimeInternal.h"
 
 #include "gtest/gtest.h"
@@ -46,20 +47,12 @@ Descriptor<R> view(T *data, int64_t offset, std::array<int64_t, R> sizes,
   return d;
 }
 
-class CudaCopyTest : public ::testing::Test {
+class CudaCopyTest : public FakeDriverTest {
 protected:
   void SetUp() override {
-    setenv(libraryEnvironmentVariableForTesting(), SDFGRT_FAKE_CUDA_LIBRARY, 1);
-    resetForTesting();
-    fakecuda::reset();
+    FakeDriverTest::SetUp();
     stream = fakecuda::createStream(fakecuda::context(1));
     sdfgrtBeginCall();
-  }
-
-  void TearDown() override {
-    unsetenv(libraryEnvironmentVariableForTesting());
-    resetForTesting();
-    fakecuda::reset();
   }
 
   void expectSuccess() {

@@ -14,6 +14,7 @@
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
 #include "FakeCudaDriver.h"
+#include "FakeDriverTest.h"
 #include "RuntimeInternal.h"
 
 #include "gtest/gtest.h"
@@ -35,20 +36,7 @@ struct Descriptor2D {
   int64_t strides[2];
 };
 
-class CudaHostMemoryTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    setenv(libraryEnvironmentVariableForTesting(), SDFGRT_FAKE_CUDA_LIBRARY, 1);
-    resetForTesting();
-    fakecuda::reset();
-  }
-
-  void TearDown() override {
-    unsetenv(libraryEnvironmentVariableForTesting());
-    resetForTesting();
-    fakecuda::reset();
-  }
-};
+using CudaHostMemoryTest = FakeDriverTest;
 
 TEST_F(CudaHostMemoryTest, MemRefRegistrationCoversItsElements) {
   // A 3x4 view at offset 5 of a float matrix with rows 10 apart: from

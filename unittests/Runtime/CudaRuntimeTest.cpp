@@ -13,6 +13,7 @@
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
 #include "FakeCudaDriver.h"
+#include "FakeDriverTest.h"
 #include "RuntimeInternal.h"
 
 #include "gtest/gtest.h"
@@ -32,25 +33,17 @@ namespace {
 
 const char kCubin[] = "fake cubin";
 
-class CudaRuntimeTest : public ::testing::Test {
+class CudaRuntimeTest : public TwoContextTest {
 protected:
   void SetUp() override {
-    setenv(libraryEnvironmentVariableForTesting(), SDFGRT_FAKE_CUDA_LIBRARY, 1);
-    resetForTesting();
-    fakecuda::reset();
-    contextA = fakecuda::context(1);
-    contextB = fakecuda::context(2);
-    streamA = fakecuda::createStream(contextA);
-    streamB = fakecuda::createStream(contextB);
+    TwoContextTest::SetUp();
     module = mgpuModuleLoad(const_cast<char *>(kCubin), sizeof(kCubin));
     kernel = mgpuModuleGetFunction(module, "kernel");
   }
 
   void TearDown() override {
     mgpuModuleUnload(module);
-    unsetenv(libraryEnvironmentVariableForTesting());
-    resetForTesting();
-    fakecuda::reset();
+    TwoContextTest::TearDown();
   }
 
   void launch(void *stream, int32_t smem = 0) {
@@ -65,8 +58,6 @@ protected:
     driver().calls.clear();
   }
 
-  CUcontext contextA, contextB;
-  CUstream streamA, streamB;
   void *module, *kernel;
 };
 

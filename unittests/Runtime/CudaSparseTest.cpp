@@ -16,6 +16,7 @@
 
 #include "FakeCudaDriver.h"
 #include "FakeCusparse.h"
+#include "FakeDriverTest.h"
 #include "RuntimeInternal.h"
 
 #include "gtest/gtest.h"
@@ -34,26 +35,18 @@ namespace {
 constexpr int32_t kIndex32 = 2;
 constexpr int32_t kF32 = 0;
 
-class CudaSparseTest : public ::testing::Test {
+class CudaSparseTest : public TwoContextTest {
 protected:
   void SetUp() override {
-    setenv(libraryEnvironmentVariableForTesting(), SDFGRT_FAKE_CUDA_LIBRARY, 1);
     setenv(sparseLibraryEnvironmentVariableForTesting(),
            SDFGRT_FAKE_CUSPARSE_LIBRARY, 1);
-    resetForTesting();
-    fakecuda::reset();
+    TwoContextTest::SetUp();
     fakecusparse::reset();
-    contextA = fakecuda::context(1);
-    contextB = fakecuda::context(2);
-    streamA = fakecuda::createStream(contextA);
-    streamB = fakecuda::createStream(contextB);
   }
 
   void TearDown() override {
-    unsetenv(libraryEnvironmentVariableForTesting());
     unsetenv(sparseLibraryEnvironmentVariableForTesting());
-    resetForTesting();
-    fakecuda::reset();
+    TwoContextTest::TearDown();
     fakecusparse::reset();
   }
 
@@ -80,8 +73,6 @@ protected:
   int32_t offsets[4] = {0, 2, 3, 5};
   int32_t columns[5] = {0, 2, 1, 0, 2};
   float values[5] = {1, 2, 3, 4, 5};
-  CUcontext contextA, contextB;
-  CUstream streamA, streamB;
 };
 
 TEST_F(CudaSparseTest, SpMVComputesOnTheCallersStream) {

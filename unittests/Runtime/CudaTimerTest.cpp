@@ -14,6 +14,7 @@
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
 #include "FakeCudaDriver.h"
+#include "FakeDriverTest.h"
 #include "RuntimeInternal.h"
 
 #include "gtest/gtest.h"
@@ -42,23 +43,11 @@ Totals query(const char *program, bool wait = false) {
   return totals;
 }
 
-class CudaTimerTest : public ::testing::Test {
+class CudaTimerTest : public TwoContextTest {
 protected:
   void SetUp() override {
-    setenv(libraryEnvironmentVariableForTesting(), SDFGRT_FAKE_CUDA_LIBRARY, 1);
-    resetForTesting();
-    fakecuda::reset();
-    contextA = fakecuda::context(1);
-    contextB = fakecuda::context(2);
-    streamA = fakecuda::createStream(contextA);
+    TwoContextTest::SetUp();
     streamA2 = fakecuda::createStream(contextA);
-    streamB = fakecuda::createStream(contextB);
-  }
-
-  void TearDown() override {
-    unsetenv(libraryEnvironmentVariableForTesting());
-    resetForTesting();
-    fakecuda::reset();
   }
 
   /// A timed call of `program` on `stream` that takes `milliseconds` of the
@@ -72,8 +61,7 @@ protected:
     sdfgrtTimerEnd(call);
   }
 
-  CUcontext contextA, contextB;
-  CUstream streamA, streamA2, streamB;
+  CUstream streamA2;
 };
 
 TEST_F(CudaTimerTest, TotalsAccumulatePerProgramName) {

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Everything Runtime.cpp needs to know about CUDA: the driver API types, the
+// Everything the runtime needs to know about CUDA: the driver API types, the
 // library to open, the entry points (CudaSymbols.def), and the few
 // operations whose signatures differ from HIP's. The driver API rather than
 // the runtime API: it takes the caller's stream as is and lets the runtime
@@ -55,6 +55,24 @@ constexpr unsigned kOrderingEventFlags = CU_EVENT_DISABLE_TIMING;
 /// A record of an event whose previous record is still pending replaces it;
 /// waits already enqueued keep the state they saw (cuEventRecord).
 constexpr bool kEventReusableWhilePending = true;
+/// What isCapturing reads: a stream's capture status, the status of a
+/// stream that is not being captured, and what the legacy default stream
+/// answers while another stream captures in global or thread-local mode.
+using CaptureStatus = CUstreamCaptureStatus;
+constexpr CaptureStatus kCaptureStatusNone = CU_STREAM_CAPTURE_STATUS_NONE;
+constexpr Result kStreamCaptureImplicit = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+/// What pointerDevice asks of a pointer, and the memory type of device
+/// memory. cuPointerGetAttributes answers a pointer it does not know with
+/// default attributes (host memory) and success, so no error means
+/// "unknown pointer" (kUnknownPointer is kSuccess).
+using PointerAttribute = CUpointer_attribute;
+constexpr PointerAttribute kPointerMemoryType =
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+constexpr PointerAttribute kPointerIsManaged = CU_POINTER_ATTRIBUTE_IS_MANAGED;
+constexpr PointerAttribute kPointerDeviceOrdinal =
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
+constexpr unsigned kMemoryTypeDevice = CU_MEMORYTYPE_DEVICE;
+constexpr Result kUnknownPointer = CUDA_SUCCESS;
 constexpr const char *kLibraryNames[] = {"libcuda.so.1"};
 constexpr const char *kLibraryEnvironmentVariable = "SDFGRT_CUDA_LIBRARY";
 
@@ -115,8 +133,7 @@ inline bool contextId(const Symbols &symbols, Context context, uint64_t &id) {
 /// Whether the context of id `id` still exists under the handle `context`.
 /// Not a failure when it does not (it was destroyed, and its modules and
 /// events with it): nothing is recorded.
-inline bool contextAlive(const Symbols &symbols, Context context,
-                         uint64_t id) {
+inline bool contextAlive(const Symbols &symbols, Context context, uint64_t id) {
   if (!symbols.ContextGetId)
     return true;
   unsigned long long found = 0;
@@ -164,25 +181,6 @@ inline bool contextDevice(const Symbols &symbols, Context, int32_t &device) {
   return true;
 }
 
-/// Whether `pointer` is device memory (not managed, not host memory) and of
-/// which device. Unknown pointers are not device memory: the driver reports
-/// them without an error.
-inline bool pointerDevice(const Symbols &symbols, const void *pointer,
-                          bool &isDevice, int32_t &device) {
-  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                      CU_POINTER_ATTRIBUTE_IS_MANAGED,
-                                      CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
-  unsigned memoryType = 0, managed = 0;
-  int ordinal = -1;
-  void *data[] = {&memoryType, &managed, &ordinal};
-  if (!SDFGRT_CALL(symbols, PointerGetAttributes, 3, attributes, data,
-                   reinterpret_cast<CUdeviceptr>(pointer)))
-    return false;
-  isDevice = memoryType == CU_MEMORYTYPE_DEVICE && !managed;
-  device = ordinal;
-  return true;
-}
-
 inline bool enterContext(const Symbols &symbols, Context context) {
   return SDFGRT_CALL(symbols, PushContext, context);
 }
@@ -214,24 +212,6 @@ inline bool memcpy2DAsync(const Symbols &symbols, void *dst, size_t dstPitch,
   copy.WidthInBytes = width;
   copy.Height = height;
   return SDFGRT_CALL(symbols, Memcpy2DAsync, &copy, stream);
-}
-
-/// Whether `stream` is being captured into a graph. The legacy default
-/// stream cannot be used while another stream captures in global or
-/// thread-local mode (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT): that counts as
-/// capturing, not as a failure.
-inline bool isCapturing(const Symbols &symbols, Stream stream,
-                        bool &capturing) {
-  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  Result result = symbols.StreamIsCapturing(stream, &status);
-  if (result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT) {
-    capturing = true;
-    return true;
-  }
-  if (!check(Symbols::StreamIsCapturingName, result))
-    return false;
-  capturing = status != CU_STREAM_CAPTURE_STATUS_NONE;
-  return true;
 }
 
 inline bool elapsedTime(const Symbols &symbols, Event start, Event end,

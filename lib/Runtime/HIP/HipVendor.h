@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Everything Runtime.cpp needs to know about HIP: the types, the library to
+// Everything the runtime needs to know about HIP: the types, the library to
 // open, the entry points (HipSymbols.def), and the few operations whose
 // signatures differ from CUDA's. HIP has no usable context API: modules
 // belong to a device, so the runtime's "context" of a stream is its device.
@@ -58,6 +58,23 @@ constexpr unsigned kOrderingEventFlags = hipEventDisableTiming;
 /// (hipEventRecord), so an event that may be pending is destroyed, which
 /// HIP defers until it completes, rather than reused.
 constexpr bool kEventReusableWhilePending = false;
+/// What isCapturing reads: a stream's capture status, the status of a
+/// stream that is not being captured, and what the null stream answers
+/// while another stream captures.
+using CaptureStatus = hipStreamCaptureStatus;
+constexpr CaptureStatus kCaptureStatusNone = hipStreamCaptureStatusNone;
+constexpr Result kStreamCaptureImplicit = hipErrorStreamCaptureImplicit;
+/// What pointerDevice asks of a pointer, and the memory type of device
+/// memory. hipDrvPointerGetAttributes answers a pointer it does not know
+/// with hipErrorInvalidValue: not device memory, not a failure.
+using PointerAttribute = hipPointer_attribute;
+constexpr PointerAttribute kPointerMemoryType =
+    HIP_POINTER_ATTRIBUTE_MEMORY_TYPE;
+constexpr PointerAttribute kPointerIsManaged = HIP_POINTER_ATTRIBUTE_IS_MANAGED;
+constexpr PointerAttribute kPointerDeviceOrdinal =
+    HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
+constexpr unsigned kMemoryTypeDevice = hipMemoryTypeDevice;
+constexpr Result kUnknownPointer = hipErrorInvalidValue;
 constexpr const char *kLibraryNames[] = {"libamdhip64.so", "libamdhip64.so.6",
                                          "libamdhip64.so.5"};
 constexpr const char *kLibraryEnvironmentVariable = "SDFGRT_HIP_LIBRARY";
@@ -138,28 +155,6 @@ inline bool contextDevice(const Symbols &, Context device, int32_t &found) {
   return true;
 }
 
-/// Whether `pointer` is device memory (not managed, not host memory) and of
-/// which device. HIP reports a pointer it does not know as an error: that is
-/// not device memory, and not a failure.
-inline bool pointerDevice(const Symbols &symbols, const void *pointer,
-                          bool &isDevice, int32_t &device) {
-  hipPointer_attribute attributes[] = {HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                       HIP_POINTER_ATTRIBUTE_IS_MANAGED,
-                                       HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
-  unsigned memoryType = 0, managed = 0;
-  int ordinal = -1;
-  void *data[] = {&memoryType, &managed, &ordinal};
-  isDevice = false;
-  if (symbols.PointerGetAttributes(
-          3, attributes, data,
-          reinterpret_cast<hipDeviceptr_t>(const_cast<void *>(pointer))) !=
-      hipSuccess)
-    return true;
-  isDevice = memoryType == hipMemoryTypeDevice && !managed;
-  device = ordinal;
-  return true;
-}
-
 inline bool enterContext(const Symbols &symbols, Context device) {
   return SDFGRT_CALL(symbols, SetDevice, device);
 }
@@ -179,23 +174,6 @@ inline bool memcpy2DAsync(const Symbols &symbols, void *dst, size_t dstPitch,
                           size_t height, Stream stream) {
   return SDFGRT_CALL(symbols, Memcpy2DAsync, dst, dstPitch, src, srcPitch,
                      width, height, hipMemcpyDefault, stream);
-}
-
-/// Whether `stream` is being captured into a graph; using the null stream
-/// while another stream captures (hipErrorStreamCaptureImplicit) counts as
-/// capturing, not as a failure.
-inline bool isCapturing(const Symbols &symbols, Stream stream,
-                        bool &capturing) {
-  hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
-  Result result = symbols.StreamIsCapturing(stream, &status);
-  if (result == hipErrorStreamCaptureImplicit) {
-    capturing = true;
-    return true;
-  }
-  if (!check(Symbols::StreamIsCapturingName, result))
-    return false;
-  capturing = status != hipStreamCaptureStatusNone;
-  return true;
 }
 
 inline bool elapsedTime(const Symbols &symbols, Event start, Event end,

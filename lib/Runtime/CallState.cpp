@@ -1,0 +1,154 @@
+//===- CallState.cpp - Program calls and the errors they report -*- C++ -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The calling thread's state (RuntimeShared.h): how deep it is in program
+// calls (sdfgrtBeginCall / sdfgrtEndCall), the first failure of the current
+// call, which makes the rest of the call skip, the last error and its text
+// with the location of the operation that failed, and the counters the
+// tests read. Every entry point starts here (startOperation) and records
+// its failures here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Runtime/SDFGRuntime.h"
+
+#include "RuntimeShared.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+// Every entry that RuntimeEntries.def lists (and verify-stream-discipline
+// accepts) is declared in SDFGRuntime.h with the C ABI; the unit tests
+// check that each build exports it.
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
+  static_assert(std::is_function<decltype(::name)>::value,                     \
+                #name " is listed in RuntimeEntries.def but not declared");
+#include "SDFGStream/Runtime/RuntimeEntries.def"
+
+namespace {
+
+// A program linked against the static runtime as an ordinary archive (not
+// --whole-archive, as sdfg-compile links it) still gets every entry, as when
+// the runtime was one object file: the host API looks entries up by name.
+// Every file of the runtime uses this file's call state, and this table
+// uses every entry.
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
+  reinterpret_cast<void (*)()>(&::name),
+[[gnu::used]] void (*const kEveryEntry[])() = {
+#include "SDFGStream/Runtime/RuntimeEntries.def"
+};
+
+} // namespace
+
+using namespace sdfgrt;
+
+namespace sdfgrt {
+SDFGRT_CONSTINIT thread_local ThreadState threadState;
+} // namespace sdfgrt
+
+namespace {
+
+/// Makes `code` the running operation's failure; false if it has one.
+bool claimFailure(int32_t code) {
+  // An operation's first failure is the cause; later ones in the same
+  // operation (restoring the context after a failed launch) are not news.
+  if (threadState.operationFailed)
+    return false;
+  threadState.operationFailed = true;
+  threadState.lastError = code;
+  if (threadState.callDepth > 0 && threadState.callError == 0)
+    threadState.callError = code;
+  return true;
+}
+
+void recordV(int32_t code, const char *format, va_list args) {
+  if (!claimFailure(code))
+    return;
+  char *text = threadState.lastErrorText;
+  size_t size = sizeof(threadState.lastErrorText);
+  int used = vsnprintf(text, size, format, args);
+  if (used >= 0 && static_cast<size_t>(used) < size)
+    snprintf(text + used, size - used, " at %s",
+             threadState.location ? threadState.location : "unknown location");
+}
+
+} // namespace
+
+void sdfgrt::recordKept(int32_t code, const std::string &text) {
+  if (claimFailure(code))
+    snprintf(threadState.lastErrorText, sizeof(threadState.lastErrorText), "%s",
+             text.c_str());
+}
+
+bool sdfgrt::startHostOperation() {
+  if (threadState.callDepth == 0)
+    threadState.location = nullptr;
+  return startOperation();
+}
+
+int32_t sdfgrt::operationStatus(bool started) {
+  if (!started)
+    return threadState.callError;
+  return threadState.operationFailed ? threadState.lastError : 0;
+}
+
+void sdfgrt::recordFailure(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  recordV(kRuntimeFailure, format, args);
+  va_end(args);
+}
+
+void sdfgrt::recordError(int32_t code, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  recordV(code, format, args);
+  va_end(args);
+}
+
+bool sdfgrt::startLibraryOperation() { return startOperation(); }
+
+//===----------------------------------------------------------------------===//
+// C ABI: program calls and errors
+//===----------------------------------------------------------------------===//
+
+void sdfgrtBeginCall(void) {
+  if (threadState.callDepth++ > 0)
+    return;
+  threadState.callError = 0;
+  threadState.lastError = 0;
+  threadState.lastErrorText[0] = '\0';
+  threadState.location = nullptr;
+  forgetCallTransients();
+}
+
+int32_t sdfgrtEndCall(void) {
+  if (threadState.callDepth > 0 && --threadState.callDepth == 0) {
+    if (threadState.callError != 0)
+      freeCallTransients();
+    forgetCallTransients();
+  }
+  return threadState.callError;
+}
+
+int32_t sdfgrtCallStatus(void) {
+  return threadState.callDepth > 0 ? threadState.callError : 0;
+}
+
+void sdfgrtSetLocation(const char *location) {
+  threadState.location = location;
+}
+
+const char *sdfgrtGetLastError(void) { return threadState.lastErrorText; }
+
+int32_t sdfgrtGetLastErrorCode(void) { return threadState.lastError; }
+
+void sdfgrtClearError(void) {
+  threadState.lastError = 0;
+  threadState.lastErrorText[0] = '\0';
+}

@@ -1,0 +1,265 @@
+//===- RuntimeShared.h - What the runtime's files share ---------*- C++ -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one implementation of include/SDFGStream/Runtime/SDFGRuntime.h is
+// compiled once per vendor (-DSDFGRT_VENDOR_CUDA, -DSDFGRT_VENDOR_HIP)
+// against that vendor's description (CUDA/CudaVendor.h, HIP/HipVendor.h),
+// which supplies the types, the symbol table and the few operations whose
+// signatures differ. Its files, one per concern, share what this header
+// declares: the per-thread call and error state (CallState.cpp), the vendor
+// library, contexts and the queries written once over the vendor's
+// primitives (VendorLibrary.cpp), the templates that run an entry point on
+// the caller's stream, the event pool (Events.cpp), the dense memset
+// (StreamOperations.cpp) and the parts of the test hooks that each concern
+// owns. Not installed, and only for the runtime's own files: the
+// unit tests include the vendor-neutral RuntimeInternal.h.
+//
+// Nothing happens when the library is loaded or a module is registered: the
+// vendor library is opened at the first GPU operation, and a module is
+// loaded in a context when a kernel of it is first launched there. The
+// vendor library is never linked, so one binary runs on machines with or
+// without a GPU and reports a missing driver as an error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_LIB_RUNTIME_RUNTIMESHARED_H
+#define SDFGSTREAM_LIB_RUNTIME_RUNTIMESHARED_H
+
+#include "RuntimeInternal.h"
+
+#if defined(SDFGRT_VENDOR_CUDA)
+#include "CUDA/CudaVendor.h"
+#elif defined(SDFGRT_VENDOR_HIP)
+#include "HIP/HipVendor.h"
+#else
+#error "compile with -DSDFGRT_VENDOR_CUDA or -DSDFGRT_VENDOR_HIP"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+// Asks the compiler to prove that a thread_local is constant-initialized,
+// so that other files reach it without a call to its TLS wrapper.
+#if defined(__clang__)
+#define SDFGRT_CONSTINIT [[clang::require_constant_initialization]]
+#elif defined(__GNUC__) && __GNUC__ >= 10
+#define SDFGRT_CONSTINIT __constinit
+#else
+#define SDFGRT_CONSTINIT
+#endif
+
+namespace sdfgrt {
+
+using vendor::Context;
+using vendor::kNoContext;
+using vendor::Stream;
+using vendor::Symbols;
+
+//===----------------------------------------------------------------------===//
+// Per-thread call and error state (CallState.cpp)
+//===----------------------------------------------------------------------===//
+
+// A POD, so the thread_local needs no constructor or guard on each access.
+struct ThreadState {
+  int32_t callDepth;
+  int32_t callError; // first failure since the outermost sdfgrtBeginCall
+  int32_t lastError;
+  bool operationFailed; // the running entry point has recorded its failure
+  const char *location;
+  char lastErrorText[kErrorTextBytes];
+  Counters counters;
+};
+extern SDFGRT_CONSTINIT thread_local ThreadState threadState;
+
+/// Records a failure whose text, location included, was kept from an
+/// earlier operation.
+void recordKept(int32_t code, const std::string &text);
+
+/// Starts an entry point that may do GPU work. False when an earlier
+/// operation of the current program call failed: the rest of the call is
+/// skipped, so the first failure is the one reported. Inline, with
+/// vendorSymbols, because every launch takes this path.
+inline bool startOperation() {
+  if (threadState.callDepth > 0 && threadState.callError != 0)
+    return false;
+  threadState.operationFailed = false;
+  ++threadState.counters.operations;
+  return true;
+}
+
+/// Starts an entry point that the host calls between program calls (stream
+/// checks, timer queries): there the location of the last program
+/// operation would name the wrong culprit.
+bool startHostOperation();
+
+/// What an entry point that returns a status returns: the failure it
+/// recorded, 0 if none, or the failure that made it skip.
+int32_t operationStatus(bool started);
+
+/// Frees, on its own stream, every allocation the failed program call made
+/// and did not free (StreamOperations.cpp).
+void freeCallTransients();
+
+/// Forgets the allocations of the program call that ends or begins.
+void forgetCallTransients();
+
+//===----------------------------------------------------------------------===//
+// The vendor library and contexts (VendorLibrary.cpp)
+//===----------------------------------------------------------------------===//
+
+struct VendorLibrary : LazyLibrary<Symbols> {
+  // Guarded by `mutex`, like the rest of the library.
+  Context defaultContext = kNoContext;
+  // The device whose context default-stream work uses on a thread without
+  // one (mgpuSetDefaultDevice).
+  int32_t defaultDevice = 0;
+};
+
+/// The process's vendor library; never destroyed: generated code unloads
+/// its modules from global destructors, which may run after this library's
+/// own.
+inline VendorLibrary &vendorLibrary() {
+  static VendorLibrary *instance = new VendorLibrary;
+  return *instance;
+}
+
+/// Opens the vendor library, fills the symbol table and initializes the
+/// API, once per process (under the library's lock). The library stays
+/// loaded.
+bool openVendorLibrary(VendorLibrary &lib);
+
+/// The vendor symbol table, opening the library at the first operation;
+/// null (with the reason recorded) if the library cannot be used.
+inline const Symbols *vendorSymbols() {
+  VendorLibrary &lib = vendorLibrary();
+  return lib.get([&] { return openVendorLibrary(lib); });
+}
+
+/// A context as the per-context caches know it: its handle, to make it
+/// current, and the driver's id of it (vendor::contextId), so that a context
+/// created with the handle of a destroyed one finds none of its entries.
+struct ContextRef {
+  Context handle;
+  uint64_t id;
+};
+
+bool identify(const Symbols &symbols, Context context, ContextRef &ref);
+
+/// Chooses (once) the context of default-stream work on a thread that has
+/// no current context; see vendor::defaultContext.
+bool chooseDefaultContext(const Symbols &symbols, Context &context);
+
+/// Runs `body` with `context` current; false if it could not be made
+/// current (body not run). The caller's thread normally has the stream's
+/// context current already; only otherwise is it switched, and restored
+/// afterwards.
+template <typename Body>
+bool inContext(const Symbols &symbols, Context context, Context current,
+               Body &&body) {
+  if (context == current) {
+    body();
+    return true;
+  }
+  if (!vendor::enterContext(symbols, context))
+    return false;
+  body();
+  vendor::leaveContext(symbols, current);
+  return true;
+}
+
+/// Runs `body(symbols, stream, context)` in the context of `rawStream`;
+/// false (the failure recorded) if its context could not be found or made
+/// current.
+template <typename Body>
+bool inStreamContext(const Symbols &symbols, void *rawStream, Body &&body) {
+  Stream stream = static_cast<Stream>(rawStream);
+  Context current = kNoContext, context = kNoContext;
+  if (!vendor::currentContext(symbols, current))
+    return false;
+  // 0 (legacy default stream), 1 (CU_STREAM_LEGACY) and 2
+  // (CU_STREAM_PER_THREAD, hipStreamPerThread) are handles of the current
+  // context's default streams; they are passed on unchanged.
+  if (reinterpret_cast<uintptr_t>(rawStream) <= 2)
+    context = current;
+  else if (!vendor::streamContext(symbols, stream, context))
+    return false;
+  if (context == kNoContext && !chooseDefaultContext(symbols, context))
+    return false;
+  return inContext(symbols, context, current,
+                   [&] { body(symbols, stream, context); });
+}
+
+/// Runs `body(symbols, stream, context)` for an operation on `rawStream`, in
+/// the stream's context, unless the operation is skipped or the vendor
+/// library is unusable; true if it ran.
+template <typename Body> bool onStream(void *rawStream, Body &&body) {
+  const Symbols *symbols = startOperation() ? vendorSymbols() : nullptr;
+  return symbols && inStreamContext(*symbols, rawStream, body);
+}
+
+/// Whether `stream` is being captured into a graph. The legacy default
+/// stream cannot be used while another stream captures in global or
+/// thread-local mode (vendor::kStreamCaptureImplicit): that counts as
+/// capturing, not as a failure; any other failure of the query is recorded
+/// (false).
+bool isCapturing(const Symbols &symbols, Stream stream, bool &capturing);
+
+/// Whether `pointer` is device memory (not managed, not host memory) and of
+/// which device. A pointer the driver does not know is not device memory
+/// and not a failure (CUDA answers it with default attributes, HIP with
+/// vendor::kUnknownPointer); any other failure of the query is recorded
+/// (false).
+bool pointerDevice(const Symbols &symbols, const void *pointer, bool &isDevice,
+                   int32_t &device);
+
+//===----------------------------------------------------------------------===//
+// Events (Events.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Timing events measure calls; ordering events only order one stream after
+/// another, without the cost of a timestamp.
+enum class EventKind { Timing, Ordering };
+
+/// An idle event of `context`, which is current, or a new one. Idle events
+/// are kept per context and kind, so that timed calls and stream rebinding
+/// create no event in steady state.
+bool acquireEvent(const Symbols &symbols, const ContextRef &context,
+                  EventKind kind, vendor::Event &event);
+
+/// Gives `event` of `context` back; `mayBePending`: its last record may not
+/// have completed yet. It is destroyed only when kMaxIdleEventsPerContext
+/// of its kind are idle already, or when it may still be pending on a
+/// vendor that cannot reuse it then.
+void releaseEvent(const Symbols &symbols, const ContextRef &context,
+                  EventKind kind, vendor::Event event, bool mayBePending);
+
+//===----------------------------------------------------------------------===//
+// Dense memsets (StreamOperations.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Sets `count` dense elements of `elementSize` bytes (1, 2, 4 or 8) at
+/// `dst` to `value`, on `stream`.
+bool fillDense(const Symbols &symbols, char *dst, int64_t elementSize,
+               uint64_t value, size_t count, Stream stream);
+
+//===----------------------------------------------------------------------===//
+// The parts of resetForTesting that each concern owns (TestHooks.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Forgets the loaded module count and every cached function handle.
+void forgetModulesForTesting();
+
+/// Forgets every program's timer; no timed call may be in flight.
+void forgetTimersForTesting();
+
+/// Forgets the idle events without destroying them (the test's fake driver
+/// forgets them too).
+void forgetEventsForTesting();
+
+} // namespace sdfgrt
+
+#endif // SDFGSTREAM_LIB_RUNTIME_RUNTIMESHARED_H
