@@ -6,6 +6,8 @@
 
 #include "RuntimeCalls.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -49,14 +51,23 @@ Value mlir::sdfg::viewGenericPointer(OpBuilder &builder, Location loc,
     if (offset != 0) {
       Value aligned = descriptor.alignedPtr(builder, loc);
       Type elementType = converter.convertType(type.getElementType());
-      Value pointer =
-          ShapedType::isDynamic(offset)
-              ? LLVM::GEPOp::create(builder, loc, aligned.getType(),
-                                    elementType, aligned,
-                                    descriptor.offset(builder, loc))
-              : LLVM::GEPOp::create(builder, loc, aligned.getType(),
-                                    elementType, aligned,
-                                    ArrayRef<LLVM::GEPArg>{offset});
+      Value pointer;
+      if (!ShapedType::isDynamic(offset) && llvm::isInt<32>(offset)) {
+        // A constant index of the GEP itself (GEP constants are 32-bit).
+        pointer = LLVM::GEPOp::create(
+            builder, loc, aligned.getType(), elementType, aligned,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+      } else {
+        // Dynamic, or a static offset too large for a GEP constant.
+        Value index =
+            ShapedType::isDynamic(offset)
+                ? descriptor.offset(builder, loc)
+                : LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                           builder.getI64IntegerAttr(offset))
+                      .getResult();
+        pointer = LLVM::GEPOp::create(builder, loc, aligned.getType(),
+                                      elementType, aligned, index);
+      }
       Type ptrType = LLVM::LLVMPointerType::get(builder.getContext());
       if (pointer.getType() != ptrType)
         pointer = LLVM::AddrSpaceCastOp::create(builder, loc, ptrType, pointer);
