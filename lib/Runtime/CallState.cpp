@@ -48,7 +48,7 @@ namespace {
 using namespace sdfgrt;
 
 namespace sdfgrt {
-SDFGRT_CONSTINIT thread_local ThreadState threadState;
+SDFGRT_CONSTINIT thread_local ThreadState threadState{};
 } // namespace sdfgrt
 
 namespace {

@@ -73,7 +73,7 @@ struct ThreadState {
   char lastErrorText[kErrorTextBytes];
   Counters counters;
 };
-extern SDFGRT_CONSTINIT thread_local ThreadState threadState;
+SDFGRT_CONSTINIT extern thread_local ThreadState threadState;
 
 /// Records a failure whose text, location included, was kept from an
 /// earlier operation.
