@@ -66,7 +66,7 @@ public:
                             << memref.getElementType()
                             << " has no C equivalent";
     std::string name = "sdfg_memref_" + std::to_string(memref.getRank()) +
-                       "d_" + (element == "bool" ? "bool" : element);
+                       "d_" + element;
     if (definedStructs.insert(name).second) {
       // Guarded, so that headers of several programs can be included
       // together (C99 forbids repeating a typedef).
