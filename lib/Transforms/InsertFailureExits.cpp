@@ -82,14 +82,13 @@ private:
   /// Whether `op`, not a call of a module function, can fail.
   static bool mayFailItself(Operation *op);
 
-  ModuleOp module;
   SymbolTable symbols;
   llvm::SmallPtrSet<Operation *, 16> failing;
 };
 
 } // namespace
 
-FailureModel::FailureModel(ModuleOp module) : module(module), symbols(module) {
+FailureModel::FailureModel(ModuleOp module) : symbols(module) {
   // Programs and functions that take a stream fail by themselves; the rest
   // fail through what they do, solved to a fixpoint over the calls.
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
@@ -289,7 +288,7 @@ struct InsertFailureExits
   void runOnOperation() override;
 
 private:
-  LogicalResult insertExits(func::FuncOp function, const FailureModel &model);
+  void insertExits(func::FuncOp function, const FailureModel &model);
   /// The block that leaves `function` after a failure.
   Block *buildExit(func::FuncOp function);
 };
@@ -340,8 +339,8 @@ static bool isStatusCheck(Operation *op) {
   return call && call.getCallee() == kCallStatus;
 }
 
-LogicalResult InsertFailureExits::insertExits(func::FuncOp function,
-                                              const FailureModel &model) {
+void InsertFailureExits::insertExits(func::FuncOp function,
+                                     const FailureModel &model) {
   Region &body = function.getBody();
   // The exit points, directly in the function body (a branch can leave only
   // from there): after a call or region op that can fail, and after the
@@ -371,7 +370,7 @@ LogicalResult InsertFailureExits::insertExits(func::FuncOp function,
     }
   }
   if (points.empty())
-    return success();
+    return;
 
   // Host buffers owned by the function, and which are live at each point
   // (decided on the graph before it is split).
@@ -420,7 +419,6 @@ LogicalResult InsertFailureExits::insertExits(func::FuncOp function,
     cf::CondBranchOp::create(builder, loc, failed, target, ValueRange{}, rest,
                              ValueRange{}, ArrayRef<int32_t>{1, 2047});
   }
-  return success();
 }
 
 void InsertFailureExits::runOnOperation() {
@@ -437,7 +435,6 @@ void InsertFailureExits::runOnOperation() {
   for (func::FuncOp function : llvm::to_vector(module.getOps<func::FuncOp>())) {
     if (function.isExternal() || !model.mayFail(function))
       continue;
-    if (failed(insertExits(function, model)))
-      return signalPassFailure();
+    insertExits(function, model);
   }
 }
