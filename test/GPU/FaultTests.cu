@@ -17,6 +17,8 @@
 
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
+#include "CheckCuda.h"
+
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -25,13 +27,6 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t error_ = (call);                                               \
-    ASSERT_EQ(error_, cudaSuccess)                                             \
-        << #call << ": " << cudaGetErrorString(error_);                        \
-  } while (0)
 
 namespace {
 

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckCuda.h"
 #include "SpinFor.cuh"
 
 #include "SDFGStream/Runtime/HostAPI.h"
@@ -26,12 +27,6 @@
 
 #include <cstdio>
 #include <string>
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t error_ = (call);                                               \
-    ASSERT_EQ(error_, cudaSuccess) << #call << ": " << cudaGetErrorString(error_); \
-  } while (0)
 
 namespace {
 constexpr int kRuns = 1000;

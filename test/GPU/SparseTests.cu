@@ -16,6 +16,8 @@
 
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
+#include "CheckCuda.h"
+
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <unistd.h>
@@ -26,13 +28,6 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t error_ = (call);                                               \
-    ASSERT_EQ(error_, cudaSuccess)                                             \
-        << #call << ": " << cudaGetErrorString(error_);                        \
-  } while (0)
 
 namespace {
 

@@ -20,6 +20,8 @@
 #include "SDFGStream/Runtime/HostAPI.h"
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
+#include "CheckCuda.h"
+
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti.h>
@@ -36,12 +38,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t error_ = (call);                                               \
-    ASSERT_EQ(error_, cudaSuccess) << #call << ": " << cudaGetErrorString(error_); \
-  } while (0)
 
 #define CHECK_CUPTI(call)                                                      \
   do {                                                                         \
