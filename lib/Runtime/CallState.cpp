@@ -97,6 +97,10 @@ int32_t sdfgrt::operationStatus(bool started) {
   return threadState.operationFailed ? threadState.lastError : 0;
 }
 
+void sdfgrt::recordFailureV(const char *format, va_list args) {
+  recordV(kRuntimeFailure, format, args);
+}
+
 void sdfgrt::recordFailure(const char *format, ...) {
   va_list args;
   va_start(args, format);

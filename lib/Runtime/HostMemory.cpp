@@ -27,16 +27,13 @@ namespace {
 void registerHostMemory(const char *entry, void *ptr, size_t sizeBytes,
                         bool registering) {
   onStream(nullptr, [&](const Symbols &symbols, Stream s, Context) {
-    bool capturing = false;
-    if (!isCapturing(symbols, s, capturing))
+    if (refusedWhileCapturing(
+            symbols, s,
+            "%s: host memory cannot be registered or unregistered while a "
+            "stream is being captured into a graph; do it before the "
+            "capture begins",
+            entry))
       return;
-    if (capturing) {
-      recordFailure("%s: host memory cannot be registered or unregistered "
-                    "while a stream is being captured into a graph; do it "
-                    "before the capture begins",
-                    entry);
-      return;
-    }
     if (registering)
       vendor::registerHost(symbols, ptr, sizeBytes);
     else

@@ -38,6 +38,7 @@
 #error "compile with -DSDFGRT_VENDOR_CUDA or -DSDFGRT_VENDOR_HIP"
 #endif
 
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -207,6 +208,17 @@ template <typename Body> bool onStream(void *rawStream, Body &&body) {
 /// capturing, not as a failure; any other failure of the query is recorded
 /// (false).
 bool isCapturing(const Symbols &symbols, Stream stream, bool &capturing);
+
+/// Whether an operation that a graph capture cannot record must be refused
+/// on `stream`: it is being captured (the refusal `format`, printf-style,
+/// is recorded as the failure) or its capture state cannot be read (that
+/// failure is recorded).
+bool refusedWhileCapturing(const Symbols &symbols, Stream stream,
+                           const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// recordFailure with a va_list.
+void recordFailureV(const char *format, va_list args);
 
 /// Whether `pointer` is device memory (not managed, not host memory) and of
 /// which device. A pointer the driver does not know is not device memory

@@ -85,17 +85,13 @@ ManagedAllocations &managedAllocations() {
 /// Managed allocation and free are not stream operations and a graph
 /// capture cannot record them, so they are refused while `stream` is
 /// being captured (nothing done, error -1).
-bool refusedWhileCapturing(const Symbols &symbols, Stream stream,
-                           const char *what) {
-  bool capturing = false;
-  if (!isCapturing(symbols, stream, capturing))
-    return true;
-  if (capturing)
-    recordFailure("%s: host-shared (managed) memory is not stream-ordered "
-                  "and cannot be allocated or freed while the stream is "
-                  "being captured into a graph",
-                  what);
-  return capturing;
+bool managedRefusedWhileCapturing(const Symbols &symbols, Stream stream,
+                                  const char *what) {
+  return refusedWhileCapturing(
+      symbols, stream,
+      "%s: host-shared (managed) memory is not stream-ordered and cannot be "
+      "allocated or freed while the stream is being captured into a graph",
+      what);
 }
 
 /// Frees `ptr`: stream-ordered on `stream`, or, for managed memory, after
@@ -105,7 +101,7 @@ void freeOnStream(const Symbols &symbols, void *ptr, Stream s) {
     // Work queued on the stream may still use the memory, and managed
     // memory has no stream-ordered free: the host waits for the stream
     // (never the device) first.
-    if (refusedWhileCapturing(symbols, s, "mgpuMemFree")) {
+    if (managedRefusedWhileCapturing(symbols, s, "mgpuMemFree")) {
       managedAllocations().add(ptr);
       return;
     }
@@ -210,7 +206,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     if (isHostShared) {
       vendor::DevicePtr ptr{};
-      if (!refusedWhileCapturing(symbols, s, "mgpuMemAlloc") &&
+      if (!managedRefusedWhileCapturing(symbols, s, "mgpuMemAlloc") &&
           vendor::allocateManaged(symbols, ptr, sizeBytes)) {
         result = reinterpret_cast<void *>(ptr);
         managedAllocations().add(result);

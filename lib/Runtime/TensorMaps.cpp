@@ -55,15 +55,12 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
     onStream(nullptr, [&](const Symbols &symbols, Stream s, Context context) {
       // The device copy is a synchronous allocation and copy, which a graph
       // capture forbids.
-      bool capturing = false;
-      if (!isCapturing(symbols, s, capturing))
+      if (refusedWhileCapturing(
+              symbols, s,
+              "mgpuTensorMapEncodeTiledMemref: a TMA descriptor cannot be "
+              "created while a stream is being captured into a graph; "
+              "create it before the capture begins"))
         return;
-      if (capturing) {
-        recordFailure("mgpuTensorMapEncodeTiledMemref: a TMA descriptor "
-                      "cannot be created while a stream is being captured "
-                      "into a graph; create it before the capture begins");
-        return;
-      }
       vendor::TensorMap map;
       std::memset(&map, 0, sizeof(map));
       ContextRef ref;

@@ -18,6 +18,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -186,6 +187,20 @@ bool sdfgrt::isCapturing(const Symbols &symbols, Stream stream,
     return false;
   capturing = status != vendor::kCaptureStatusNone;
   return true;
+}
+
+bool sdfgrt::refusedWhileCapturing(const Symbols &symbols, Stream stream,
+                                   const char *format, ...) {
+  bool capturing = false;
+  if (!isCapturing(symbols, stream, capturing))
+    return true;
+  if (capturing) {
+    va_list args;
+    va_start(args, format);
+    recordFailureV(format, args);
+    va_end(args);
+  }
+  return capturing;
 }
 
 bool sdfgrt::pointerDevice(const Symbols &symbols, const void *pointer,
