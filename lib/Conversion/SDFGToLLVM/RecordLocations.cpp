@@ -53,12 +53,14 @@ static std::string locationText(Location loc) {
 /// error names the op's source location. All texts live in one
 /// deduplicated, NUL-separated byte array; each call passes a pointer into
 /// it. One global and one declaration keep this linear in the module size.
+/// Ops in a nested module are left to that module's own call: a symbol is
+/// looked up in the nearest symbol table, so each module holds its own table.
 static void recordLocations(ModuleOp module) {
   SmallVector<std::pair<Operation *, uint64_t>> sites;
   llvm::StringMap<uint64_t> offsets;
   std::string table;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
+    if (isa<gpu::GPUModuleOp>(op) || (isa<ModuleOp>(op) && op != module))
       return WalkResult::skip();
     if (!isa<gpu::AsyncOpInterface, gpu::HostRegisterOp,
              gpu::HostUnregisterOp, gpu::SetDefaultDeviceOp, SyncOp,
@@ -104,4 +106,6 @@ static void recordLocations(ModuleOp module) {
   }
 }
 
-void RecordLocations::runOnOperation() { recordLocations(getOperation()); }
+void RecordLocations::runOnOperation() {
+  getOperation()->walk([](ModuleOp module) { recordLocations(module); });
+}
