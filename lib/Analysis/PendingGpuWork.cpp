@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Analysis/PendingGpuWork.h"
+#include "SDFGStream/Analysis/SlotOrdering.h"
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 
@@ -83,11 +84,17 @@ SmallVector<Value> mlir::sdfg::getStreamsToSync(
                  aliases.mayAlias({entry.root}, access.roots);
         }))
       conflicts.push_back(&entry);
-  // The fewest streams whose syncs cover every conflict, greedily: the
-  // stream covering the most entries first (ties: the first seen).
-  while (!conflicts.empty()) {
+  return getCoveringStreams(conflicts);
+}
+
+SmallVector<Value>
+mlir::sdfg::getCoveringStreams(ArrayRef<const PendingEntry *> entries) {
+  SmallVector<Value> streams;
+  SmallVector<const PendingEntry *> uncovered(entries);
+  // The stream covering the most entries first (ties: the first seen).
+  while (!uncovered.empty()) {
     SmallVector<std::pair<Value, unsigned>> counts;
-    for (const PendingEntry *entry : conflicts)
+    for (const PendingEntry *entry : uncovered)
       for (Value stream : entry->streams) {
         auto it = llvm::find_if(counts, [&](auto &c) { return c.first == stream; });
         if (it == counts.end())
@@ -103,7 +110,7 @@ SmallVector<Value> mlir::sdfg::getStreamsToSync(
         most = count;
       }
     streams.push_back(best);
-    llvm::erase_if(conflicts, [&](const PendingEntry *entry) {
+    llvm::erase_if(uncovered, [&](const PendingEntry *entry) {
       return coveredBy(*entry, best);
     });
   }
@@ -171,9 +178,25 @@ void PendingGpuWork::print(raw_ostream &os) const {
 PendingGpuWorkAnalysis::PendingGpuWorkAnalysis(DataFlowSolver &solver,
                                                HostGpuAccesses &accesses,
                                                FunctionOpInterface program,
-                                               ArrayRef<Value> programStreams)
+                                               ArrayRef<Value> programStreams,
+                                               Mode mode)
     : DenseForwardDataFlowAnalysis(solver), accesses(accesses),
-      program(program), programStreams(programStreams) {}
+      program(program), programStreams(programStreams), mode(mode) {}
+
+PendingState PendingGpuWorkAnalysis::transfer(Operation *op,
+                                              const PendingState &before,
+                                              const OpAccesses &opAccesses) {
+  BufferAliasAnalysis &aliases = accesses.getAliases(program);
+  if (mode == Mode::SlotOrdering)
+    return applySlotOrdering(
+        before, opAccesses,
+        getSlotWaits(before, opAccesses, aliases, programStreams),
+        getWorkStreams(op, opAccesses, accesses.getSymbolTables()),
+        programStreams);
+  SmallVector<Value> synced =
+      getStreamsToSync(before, opAccesses, aliases, programStreams);
+  return applyAccesses(before, opAccesses, synced, programStreams);
+}
 
 LogicalResult PendingGpuWorkAnalysis::visitOperation(
     Operation *op, const PendingGpuWork &before, PendingGpuWork *after) {
@@ -182,12 +205,8 @@ LogicalResult PendingGpuWorkAnalysis::visitOperation(
     return success();
   }
   OpAccesses opAccesses = accesses.getAccesses(op, program);
-  SmallVector<Value> synced =
-      getStreamsToSync(before.getState(), opAccesses,
-                       accesses.getAliases(program), programStreams);
-  propagateIfChanged(after, after->setState(applyAccesses(
-                                before.getState(), opAccesses, synced,
-                                programStreams)));
+  propagateIfChanged(
+      after, after->setState(transfer(op, before.getState(), opAccesses)));
   return success();
 }
 
@@ -213,16 +232,23 @@ void PendingGpuWorkAnalysis::setToEntryState(PendingGpuWork *lattice) {
     // A region whose entries no interface describes (or whose predecessors
     // the solver does not know): it may run any number of times, after the
     // region op's own sync and in any order with the GPU work nested in it.
+    // For slot ordering, the region op waits for what its nested work
+    // conflicts with (its accesses include the nested ones) and leaves that
+    // work pending.
     const auto *before = static_cast<const PendingGpuWork *>(
         getLatticeFor(point, getProgramPointBefore(parent)));
     OpAccesses own = accesses.getAccesses(parent, program);
-    SmallVector<Value> synced =
-        getStreamsToSync(before->getState(), own, accesses.getAliases(program),
-                         programStreams);
-    OpAccesses nestedWork;
-    nestedWork.gpu = accesses.getNestedAccesses(parent, program).gpu;
-    state = applyAccesses(before->getState(), nestedWork, synced,
-                          programStreams);
+    if (mode == Mode::SlotOrdering) {
+      state = transfer(parent, before->getState(), own);
+    } else {
+      SmallVector<Value> synced =
+          getStreamsToSync(before->getState(), own,
+                           accesses.getAliases(program), programStreams);
+      OpAccesses nestedWork;
+      nestedWork.gpu = accesses.getNestedAccesses(parent, program).gpu;
+      state = applyAccesses(before->getState(), nestedWork, synced,
+                            programStreams);
+    }
   } else {
     state.unknown = true;
   }

@@ -13,6 +13,8 @@
 #include "SDFGStream/Transforms/Passes.h"
 #include "SDFGStream/Transforms/StreamThreading.h"
 
+#include "SDFGStream/Analysis/HostGpuAccesses.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -141,10 +143,32 @@ void AddExternalGpuStream::runOnOperation() {
       constant.getResult().setType(
           cast<FunctionOpInterface>(program).getFunctionType());
     }
+  // Concurrent slots (asked for by the option or the program), before the
+  // work moves: it decides which slots share a stream.
+  SmallVector<FunctionOpInterface> concurrent;
+  for (Operation *op : gpuPrograms) {
+    auto program = cast<FunctionOpInterface>(op);
+    InitStreamsOp init = getInitStreamsOp(program);
+    if (!init || init.getSlots().size() < 2)
+      continue;
+    if (concurrentStreams ||
+        program->hasAttr(SDFGDialect::getConcurrentStreamsAttrName()))
+      init.setConcurrent(true);
+    if (init.getConcurrent())
+      concurrent.push_back(program);
+  }
   for (Operation *program : gpuPrograms)
     if (cast<FunctionOpInterface>(program).isExternal())
       continue;
     else if (failed(moveGpuWorkOntoStreams(cast<FunctionOpInterface>(program),
                                       symbolTables, !testOmitStreamWaits)))
+      return signalPassFailure();
+  if (concurrent.empty() || testOmitStreamWaits)
+    return;
+  // Every program is on its streams now, so that calls are summarized with
+  // the streams they pass.
+  HostGpuAccesses accesses(module);
+  for (FunctionOpInterface program : concurrent)
+    if (failed(orderConcurrentSlots(program, accesses)))
       return signalPassFailure();
 }

@@ -127,6 +127,9 @@ bool FailureModel::mayFailItself(Operation *op) {
   Dialect *dialect = op->getDialect();
   if (isa_and_nonnull<gpu::GPUDialect>(dialect))
     return true;
+  // Concurrent slots are forked from the caller's stream by the runtime.
+  if (auto init = dyn_cast<InitStreamsOp>(op))
+    return init.getConcurrent();
   if (isa_and_nonnull<SDFGDialect>(dialect))
     return !isMemoryEffectFree(op);
   return false;

@@ -41,7 +41,11 @@ void MakeSyncCall::runOnOperation() {
     if (program.isPrivate() && !nestedPrograms)
       return;
     // Each distinct stream once: slots that share a stream need one sync.
-    SmallVector<Value> streams = getDistinctStreams(init);
+    // Concurrent slots are joined into slot 0 (the caller's stream) before
+    // each return, so that one is all there is to wait for.
+    SmallVector<Value> streams =
+        init.getConcurrent() ? SmallVector<Value>{init.getSlots().front()}
+                             : getDistinctStreams(init);
     for (Block &block : program.getFunctionBody()) {
       Operation *terminator = block.getTerminator();
       if (!terminator->hasTrait<OpTrait::ReturnLike>())

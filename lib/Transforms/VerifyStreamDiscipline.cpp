@@ -14,6 +14,9 @@
 #include "SDFGStream/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <optional>
@@ -125,6 +128,53 @@ static FlatSymbolRefAttr getGlobalStreamSource(Value stream) {
   return global ? global.getGlobalNameAttr() : FlatSymbolRefAttr();
 }
 
+static CallInfo classify(StringRef callee);
+
+/// Returns true if `stream` may be one the caller gave: an argument of its
+/// function, a stream loaded from memory (a struct the caller passed, a
+/// stack slot, the slots that sdfgrtForkStreams forks from the caller's
+/// stream), through the block arguments of branches and selects. A stream
+/// that a call returns is not, unless the call creates it (reported as
+/// such), nor is a constant that reaches it through a branch, nor one made
+/// from an integer. Constants and globals used directly have their own
+/// errors.
+static bool isCallersStream(Value stream,
+                            llvm::SmallPtrSetImpl<Value> &visited) {
+  if (!visited.insert(stream).second)
+    return true; // A cycle of block arguments adds no new source.
+  if (auto argument = dyn_cast<BlockArgument>(stream)) {
+    Block *block = argument.getOwner();
+    if (block->isEntryBlock())
+      return isa<FunctionOpInterface>(block->getParentOp());
+    for (auto it = block->pred_begin(), e = block->pred_end(); it != e;
+         ++it) {
+      auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+      if (!branch)
+        return false;
+      Value incoming = branch.getSuccessorOperands(
+          it.getSuccessorIndex())[argument.getArgNumber()];
+      if (!incoming || !isCallersStream(incoming, visited))
+        return false;
+    }
+    return true;
+  }
+  Operation *def = stream.getDefiningOp();
+  if (isa<LLVM::LoadOp>(def))
+    return true;
+  if (auto select = dyn_cast<LLVM::SelectOp>(def))
+    return isCallersStream(select.getTrueValue(), visited) &&
+           isCallersStream(select.getFalseValue(), visited);
+  if (auto call = dyn_cast<LLVM::CallOp>(def))
+    return call.getCallee() &&
+           classify(*call.getCallee()).kind == CallKind::CreatesStream;
+  return false;
+}
+
+static bool isCallersStream(Value stream) {
+  llvm::SmallPtrSet<Value, 8> visited;
+  return isCallersStream(stream, visited);
+}
+
 /// Returns the stream argument of `call` that `info` names, or null where
 /// the call has fewer arguments.
 static Value getStreamOperand(LLVM::CallOp call, CallInfo info) {
@@ -158,6 +208,12 @@ void VerifyStreamDiscipline::runOnOperation() {
         launch.emitError() << "launches a kernel on a stream loaded from "
                               "global "
                            << global << ": the stream must be the caller's";
+        failed = true;
+      } else if (!isCallersStream(stream)) {
+        launch.emitError()
+            << "launches a kernel on a stream that is neither an argument "
+               "of its function nor loaded from memory: the stream must be "
+               "the caller's";
         failed = true;
       }
       return;
@@ -194,12 +250,18 @@ void VerifyStreamDiscipline::runOnOperation() {
         call.emitError() << "passes a null or constant stream to " << callee;
         break;
       }
-      FlatSymbolRefAttr global = getGlobalStreamSource(stream);
-      if (!global)
+      if (FlatSymbolRefAttr global = getGlobalStreamSource(stream)) {
+        call.emitError() << "passes a stream loaded from global " << global
+                         << " to " << callee
+                         << ": the stream must be the caller's";
+        break;
+      }
+      if (isCallersStream(stream))
         return;
-      call.emitError() << "passes a stream loaded from global " << global
-                       << " to " << callee
-                       << ": the stream must be the caller's";
+      call.emitError() << "passes a stream to " << callee
+                       << " that is neither an argument of its function nor "
+                          "loaded from memory: the stream must be the "
+                          "caller's";
       break;
     }
     case CallKind::RunsOnDefaultStream:

@@ -201,3 +201,29 @@ module attributes {gpu.container_module} {
     return %status : i32
   }
 }
+
+// -----
+
+// Forking concurrent slots can fail (the runtime records it): the host code
+// after it runs only if the fork succeeded.
+module attributes {gpu.container_module} {
+  func.func private @sdfgrtBeginCall()
+  func.func private @sdfgrtEndCall() -> i32
+  // CHECK-LABEL: func.func @forks
+  // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+  // CHECK: sdfg.init_streams %{{.*}} concurrent
+  // CHECK-NEXT: %[[S:.*]] = call @sdfgrtCallStatus() : () -> i32
+  // CHECK-NEXT: %[[F:.*]] = arith.cmpi ne, %[[S]], %[[ZERO]] : i32
+  // CHECK-NEXT: cf.cond_br %[[F]] weights([1, 2047]), ^[[EXIT:.*]], ^[[B1:.*]]
+  // CHECK-NEXT: ^[[B1]]:
+  // CHECK-NEXT: memref.load
+  func.func @forks(%n: memref<i32>, %s: !sdfg.stream {sdfg.external_stream = "s"}) -> i32
+      attributes {sdfg.program, sdfg.num_streams = 2 : i64} {
+    call @sdfgrtBeginCall() : () -> ()
+    %slots:2 = sdfg.init_streams %s concurrent -> !sdfg.stream, !sdfg.stream
+    %v = memref.load %n[] : memref<i32>
+    sdfg.stream_wait %slots#0 after %slots#1
+    %e = call @sdfgrtEndCall() : () -> i32
+    return %e : i32
+  }
+}

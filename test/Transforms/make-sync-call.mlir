@@ -1,7 +1,7 @@
 // RUN: sdfg-opt %s -split-input-file -make-sync-call | FileCheck %s
 // RUN: sdfg-opt %s -split-input-file -make-sync-call='nested-programs=true' | FileCheck %s --check-prefix=NESTED
 // RUN: sdfg-opt %s -split-input-file -make-sync-call -make-sync-call | FileCheck %s --check-prefix=TWICE
-// TWICE-COUNT-3: sdfg.sync
+// TWICE-COUNT-4: sdfg.sync
 // TWICE-NOT: sdfg.sync
 
 // Without make-sync-call a call is asynchronous: no sync at exit.
@@ -68,4 +68,32 @@ sdfg.sdfg @cpu(%A: memref<4xf32>) target(cpu) {
 }
 func.func @plain() {
   return
+}
+
+// -----
+
+// Concurrent slots are joined into slot 0 before each return (by
+// add-external-gpu-stream), so the one sync is of slot 0, the caller's
+// stream, after the join; the pool stream is not synchronized.
+!G = memref<256xf32, #gpu.address_space<global>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%a: !G) kernel {
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: sdfg.sdfg @concurrent
+  // CHECK: %[[S:.*]]:2 = sdfg.init_streams %{{.*}} concurrent
+  // CHECK: sdfg.stream_wait %[[S]]#0 after %[[S]]#1
+  // CHECK-NEXT: sdfg.sync %[[S]]#0{{$}}
+  // CHECK-NEXT: sdfg.return
+  sdfg.sdfg @concurrent(%A: !G, %s: !sdfg.stream {sdfg.external_stream = "s"})
+      target(gpu, streams = 2) {
+    %slots:2 = sdfg.init_streams %s concurrent -> !sdfg.stream, !sdfg.stream
+    %c1 = arith.constant 1 : index
+    %t = sdfg.stream_token %slots#1
+    %0 = gpu.launch_func async [%t] @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : !G)
+    sdfg.stream_wait %slots#0 after %slots#1
+    sdfg.return
+  }
 }

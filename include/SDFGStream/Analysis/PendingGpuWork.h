@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The data-flow problem behind insert-host-syncs, solved with MLIR's dense
+// The data-flow problem behind insert-host-syncs (and, in its second mode,
+// behind the ordering of concurrent stream slots: SlotOrdering.h), solved
+// with MLIR's dense
 // forward data-flow framework (control-flow graphs, RegionBranchOpInterface
 // ops such as scf.while / scf.if / scf.index_switch / scf.for / scf.forall,
 // dead code through DeadCodeAnalysis; calls are not entered but answered by
@@ -90,6 +92,10 @@ SmallVector<Value> getStreamsToSync(const PendingState &state,
                                     const BufferAliasAnalysis &aliases,
                                     ArrayRef<Value> programStreams);
 
+/// The fewest streams such that every entry of `entries` has one of them
+/// among its streams, greedily (the stream covering the most first).
+SmallVector<Value> getCoveringStreams(ArrayRef<const PendingEntry *> entries);
+
 /// The state after an op with `accesses`, given the state before it and
 /// the streams synced right before it.
 PendingState applyAccesses(const PendingState &before,
@@ -116,9 +122,22 @@ private:
 class PendingGpuWorkAnalysis
     : public dataflow::DenseForwardDataFlowAnalysis<PendingGpuWork> {
 public:
+  /// What is pending, and what removes it.
+  enum class Mode {
+    /// GPU work the host has not waited for; host syncs remove it (the
+    /// ones getStreamsToSync asks for are assumed inserted).
+    HostSyncs,
+    /// GPU work that some stream is not ordered after yet; stream waits
+    /// extend its streams (the ones getSlotWaits asks for are assumed
+    /// inserted) and host syncs written in the program remove it. Every
+    /// op also leaves a work marker on its stream (SlotOrdering.h).
+    SlotOrdering,
+  };
+
   PendingGpuWorkAnalysis(DataFlowSolver &solver, HostGpuAccesses &accesses,
                          FunctionOpInterface program,
-                         ArrayRef<Value> programStreams);
+                         ArrayRef<Value> programStreams,
+                         Mode mode = Mode::HostSyncs);
 
   LogicalResult visitOperation(Operation *op, const PendingGpuWork &before,
                                PendingGpuWork *after) override;
@@ -129,9 +148,14 @@ public:
   void setToEntryState(PendingGpuWork *lattice) override;
 
 private:
+  /// The state after `op`, whose accesses are `opAccesses`.
+  PendingState transfer(Operation *op, const PendingState &before,
+                        const OpAccesses &opAccesses);
+
   HostGpuAccesses &accesses;
   FunctionOpInterface program;
   SmallVector<Value> programStreams;
+  Mode mode;
 };
 
 /// Returns the distinct streams (canonical) of `program`: its stream

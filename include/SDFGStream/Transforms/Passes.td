@@ -41,6 +41,20 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
       functions with GPU work, at any depth, and to library nodes, whose
       implementation takes the stream whenever it is expanded.
 
+    Concurrent slots (opt-in: the `concurrent-streams` option, or the
+    `sdfg.concurrent_streams` attribute that a code generator sets on a
+    program with more than one slot): the program's `sdfg.init_streams` is
+    `concurrent`, so slot 0 is the caller's stream and every other slot a
+    stream of the runtime's pool forked from it at entry. Then an
+    `sdfg.stream_wait` goes before each op whose GPU work uses what work on
+    another slot produced, or overwrites or frees what it still uses
+    (buffers by BufferAliasAnalysis; kernels by what their bodies write;
+    stream-ordered allocations count as writes), none between independent
+    work, and before each return slot 0 waits for every slot with work it
+    is not ordered after yet (the join), so that to the caller the call is
+    still one ordered unit on its stream. Each wait is an event record and
+    wait on the GPU, never a host sync.
+
     Programs and functions without GPU work are left exactly as they were.
     The pass is idempotent: a second run changes nothing. A caller that
     wants the call to be synchronous adds `make-sync-call`; a blocking GPU
@@ -75,11 +89,17 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
            "::mlir::sdfg::SDFGDialect::getDefaultExternalStreamName().str()",
            "Name of the stream argument (kept in its sdfg.external_stream "
            "attribute; it names the parameter of the compiled program)">,
+    Option<"concurrentStreams", "concurrent-streams", "bool",
+           /*default=*/"false",
+           "Run the stream slots of every program with more than one "
+           "concurrently (as the sdfg.concurrent_streams attribute does for "
+           "one program)">,
     Option<"testOmitStreamWaits", "test-omit-stream-waits", "bool",
            /*default=*/"false",
            "Test only: do not order ops after their dependencies on other "
-           "streams (no sdfg.stream_wait), for the negative control of the "
-           "joined-streams GPU test">
+           "streams (no sdfg.stream_wait, no join of concurrent slots), for "
+           "the negative controls of the joined-streams and concurrent-slots "
+           "GPU tests">
   ];
   let dependentDialects = [
     "::mlir::sdfg::SDFGDialect", "::mlir::gpu::GPUDialect"
@@ -94,7 +114,9 @@ def MakeSyncCall : Pass<"make-sync-call", "ModuleOp"> {
     inserts one `sdfg.sync` that synchronizes each distinct stream of the
     program's slots once. All slots carry the caller's stream, so that is one
     `cudaStreamSynchronize` of the caller's stream: never a device-wide
-    synchronization, and never a wait on another stream's work.
+    synchronization, and never a wait on another stream's work. Concurrent
+    slots are joined into slot 0 before each return, so there too the one
+    sync is of the caller's stream.
 
     Without this pass a call is asynchronous: it returns as soon as its work
     is enqueued.

@@ -19,6 +19,7 @@ namespace mlir {
 class SymbolTableCollection;
 
 namespace sdfg {
+class HostGpuAccesses;
 
 /// Gives `program` the caller's stream: appends a `!sdfg.stream` argument
 /// marked `sdfg.external_stream = argumentName` and an `sdfg.init_streams` of
@@ -51,6 +52,15 @@ LogicalResult adoptAsyncObjectStream(FunctionOpInterface program,
 LogicalResult moveGpuWorkOntoStreams(FunctionOpInterface program,
                                      SymbolTableCollection &symbolTables,
                                      bool joinStreams = true);
+
+/// Orders the concurrent stream slots of `program` (its
+/// `sdfg.init_streams` is `concurrent`; run after moveGpuWorkOntoStreams):
+/// an `sdfg.stream_wait` before each op whose GPU work conflicts with work
+/// pending on another slot, and before each return one on slot 0 for every
+/// slot that slot 0 is not ordered after (see SlotOrdering.h). Running it
+/// again adds nothing.
+LogicalResult orderConcurrentSlots(FunctionOpInterface program,
+                                   HostGpuAccesses &accesses);
 
 } // namespace sdfg
 } // namespace mlir

@@ -32,13 +32,43 @@ using namespace mlir::sdfg;
 
 namespace {
 
-/// `sdfg.init_streams`: every slot is the caller's stream pointer.
+/// `sdfg.init_streams`: every slot is the caller's stream pointer; with
+/// `concurrent`, slot 0 is and the runtime forks the others from it
+/// (sdfgrtForkStreams fills an array of the slots' stream pointers, the
+/// caller's stream in each if it fails).
 struct InitStreamsLowering : public ConvertOpToLLVMPattern<InitStreamsOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(InitStreamsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> slots(op.getSlots().size(), adaptor.getExternal());
+    size_t count = op.getSlots().size();
+    if (!op.getConcurrent() || count < 2) {
+      SmallVector<Value> slots(count, adaptor.getExternal());
+      rewriter.replaceOp(op, slots);
+      return success();
+    }
+    Location loc = op.getLoc();
+    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    auto arrayType = LLVM::LLVMArrayType::get(ptrType, count);
+    Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                         rewriter.getI64IntegerAttr(1));
+    // The op is in the entry block (its verifier says so): one stack slot.
+    Value array =
+        LLVM::AllocaOp::create(rewriter, loc, ptrType, arrayType, one);
+    Value countValue = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(count)));
+    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtForkStreams",
+                               {adaptor.getExternal(), countValue, array},
+                               rewriter.getI32Type())))
+      return failure();
+    SmallVector<Value> slots = {adaptor.getExternal()};
+    for (size_t k = 1; k < count; ++k) {
+      Value address = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, arrayType, array,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(k)});
+      slots.push_back(LLVM::LoadOp::create(rewriter, loc, ptrType, address));
+    }
     rewriter.replaceOp(op, slots);
     return success();
   }

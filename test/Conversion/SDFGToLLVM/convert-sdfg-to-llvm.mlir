@@ -147,3 +147,28 @@ func.func @free_numbered_space(%D: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.exte
   %0 = gpu.dealloc async [%t] %D : memref<4xf32, 1>
   return
 }
+
+// -----
+
+// Concurrent slots: one stack array of the slots' streams, filled by the
+// runtime, which forks them from the caller's stream; slot 0 is the
+// caller's stream itself. A wait between slots is an event record/wait;
+// no stream is created or destroyed here.
+// CHECK-LABEL: llvm.func @forked
+// CHECK-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "s"})
+// CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.array<3 x ptr>
+// CHECK: %[[COUNT:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @sdfgrtForkStreams(%[[S]], %[[COUNT]], %[[ARRAY]]) : (!llvm.ptr, i32, !llvm.ptr) -> i32
+// CHECK: %[[A1:.*]] = llvm.getelementptr %[[ARRAY]][0, 1]
+// CHECK: %[[S1:.*]] = llvm.load %[[A1]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[A2:.*]] = llvm.getelementptr %[[ARRAY]][0, 2]
+// CHECK: %[[S2:.*]] = llvm.load %[[A2]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.call @sdfgrtStreamWaitStream(%[[S]], %[[S2]])
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S1]])
+// CHECK-NOT: Stream{{Create|Destroy}}
+func.func @forked(%s: !sdfg.stream {sdfg.external_stream = "s"}) attributes {sdfg.num_streams = 3 : i64} {
+  %slots:3 = sdfg.init_streams %s concurrent -> !sdfg.stream, !sdfg.stream, !sdfg.stream
+  sdfg.stream_wait %slots#0 after %slots#2
+  sdfg.sync %slots#1
+  return
+}

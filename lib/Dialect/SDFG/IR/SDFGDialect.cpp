@@ -85,6 +85,13 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' must be on a function";
     return success();
   }
+  if (name == getConcurrentStreamsAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError() << "'" << name << "' must be on a program";
+    return success();
+  }
   if (name == getProgramAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be a unit attribute";

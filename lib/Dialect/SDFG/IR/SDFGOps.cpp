@@ -49,14 +49,17 @@ int64_t mlir::sdfg::getStreamSlot(Operation *op) {
 bool mlir::sdfg::isSameStream(Value a, Value b) {
   if (a == b)
     return true;
-  // All slots of one init op carry the same external stream.
+  // All slots of one init op carry the same external stream, unless they
+  // are concurrent.
   auto init = a.getDefiningOp<InitStreamsOp>();
-  return init && init == b.getDefiningOp<InitStreamsOp>();
+  return init && !init.getConcurrent() &&
+         init == b.getDefiningOp<InitStreamsOp>();
 }
 
 Value mlir::sdfg::getCanonicalStream(Value stream) {
   if (auto init = stream.getDefiningOp<InitStreamsOp>())
-    return init.getSlots().front();
+    if (!init.getConcurrent())
+      return init.getSlots().front();
   return stream;
 }
 

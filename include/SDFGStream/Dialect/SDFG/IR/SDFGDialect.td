@@ -53,6 +53,11 @@ def SDFG_Dialect : Dialect {
       adopted from a `gpu.launch_func` async object stays where it is);
     * `sdfg.num_streams = N : i64` gives a `func.func` N stream slots
       (default 1, at most 1024; `sdfg.sdfg` has its own `streams` field);
+    * `sdfg.concurrent_streams` (a unit attribute) on an `sdfg.sdfg` or
+      `func.func` with more than one stream slot asks for concurrent slots:
+      slot 0 is the caller's stream, the others run on streams of the
+      runtime's pool, forked from and joined back to the caller's stream
+      (`add-external-gpu-stream` makes its `sdfg.init_streams` concurrent);
     * `sdfg.program` marks a `func.func` that is a program call, as
       `convert-sdfg-to-func` makes it: it returns the call's status (one
       `i32`) and brackets its body with `sdfgrtBeginCall`/`sdfgrtEndCall`.
@@ -83,6 +88,10 @@ def SDFG_Dialect : Dialect {
     /// Discardable attribute giving a `func.func` its number of stream slots.
     static constexpr ::llvm::StringLiteral getNumStreamsAttrName() {
       return ::llvm::StringLiteral("sdfg.num_streams");
+    }
+    /// Discardable unit attribute asking for concurrent stream slots.
+    static constexpr ::llvm::StringLiteral getConcurrentStreamsAttrName() {
+      return ::llvm::StringLiteral("sdfg.concurrent_streams");
     }
     /// Discardable unit attribute marking a `func.func` that is a program
     /// call returning its status (convert-sdfg-to-func).

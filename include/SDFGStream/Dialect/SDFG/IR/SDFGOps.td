@@ -174,11 +174,20 @@ def SDFG_CallOp : SDFG_Op<"call", [
 def SDFG_InitStreamsOp : SDFG_Op<"init_streams", [Pure]> {
   let summary = "Applies the caller's stream to the program's stream slots";
   let description = [{
-    Binds every stream slot of the enclosing program to one external stream:
-    result `K` is the stream of slot `K`. All results are the same run-time
-    stream, so everything the program enqueues is ordered on the caller's
-    stream. A program with zero slots (`streams = 0`) gets one result: its
-    default stream.
+    Binds every stream slot of the enclosing program to the external stream:
+    result `K` is the stream of slot `K`. By default all results are the
+    same run-time stream, so everything the program enqueues is ordered on
+    the caller's stream. A program with zero slots (`streams = 0`) gets one
+    result: its default stream.
+
+    With `concurrent`, only slot 0 is the caller's stream; every other slot
+    is a distinct stream of the runtime's pool (`sdfgrtForkStreams`), which
+    at this point is ordered after everything the caller enqueued before
+    the call (an event recorded on the caller's stream and waited for on
+    each slot's). Work on different slots then runs concurrently unless an
+    `sdfg.stream_wait` orders it; `add-external-gpu-stream` puts one
+    wherever a slot uses what another produced, and joins every slot back
+    into slot 0 before each return.
 
     The op must sit in the entry block of its program, at most once, and its
     operand must be an argument of that program. Its results may not leave
@@ -188,11 +197,13 @@ def SDFG_InitStreamsOp : SDFG_Op<"init_streams", [Pure]> {
 
     ```mlir
     %slots:2 = sdfg.init_streams %external_gpu_stream -> !sdfg.stream, !sdfg.stream
+    %pool:2 = sdfg.init_streams %external_gpu_stream concurrent -> !sdfg.stream, !sdfg.stream
     ```
   }];
-  let arguments = (ins SDFG_StreamType:$external);
+  let arguments = (ins SDFG_StreamType:$external, UnitAttr:$concurrent);
   let results = (outs Variadic<SDFG_StreamType>:$slots);
-  let assemblyFormat = "$external attr-dict `->` type($slots)";
+  let assemblyFormat =
+      "$external (`concurrent` $concurrent^)? attr-dict `->` type($slots)";
   let hasVerifier = 1;
 }
 
