@@ -4,7 +4,8 @@
 # scripts/gpu-tests-run.sh:
 #   .device/bin/   sdfg-gpu-tests (programs compiled ahead of time + driver),
 #                  libsdfg-gpu-test-host-api.so (the program library that
-#                  its host API test loads), sdfg-cuda-probe,
+#                  its host API test loads), the hazard and concurrency
+#                  program libraries, sdfg-cuda-probe,
 #                  SDFGRuntimeCudaDeviceTests (the runtime against the real
 #                  driver), sdfg-gpu-run and the integration programs
 #                  (libsdfg-gpu-integration-*.so, test/GPU/integration)
@@ -23,6 +24,7 @@ mkdir -p "$root/.device/bin"
 cp "$build/bin/sdfg-gpu-tests" "$build/bin/libsdfg-gpu-test-host-api.so" \
   "$build/bin/libsdfg-gpu-test-hazards.so" "$build/bin/libsdfg-gpu-test-hazards-no-syncs.so" \
   "$build/bin/libsdfg-gpu-test-hazards-no-waits.so" \
+  "$build"/bin/libsdfg-gpu-test-concurrency*.so \
   "$build/bin/sdfg-cuda-probe" "$build/bin/sdfg-gpu-run" \
   "$build"/bin/libsdfg-gpu-integration-*.so \
   "$build/unittests/Runtime/SDFGRuntimeCudaDeviceTests" \

@@ -48,7 +48,10 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   // Streams: every GPU op of every program on the caller's stream (the
   // stream pass is idempotent, so inputs may or may not have run it).
   pm.addPass(createExpandLibraryNodes());
-  pm.addPass(createAddExternalGpuStream());
+  AddExternalGpuStreamOptions streamOptions;
+  streamOptions.concurrentStreams = options.concurrentStreams;
+  streamOptions.testOmitStreamWaits = options.testOmitStreamWaits;
+  pm.addPass(createAddExternalGpuStream(streamOptions));
   InsertHostSyncsOptions syncOptions;
   syncOptions.testOmitSyncs = options.testOmitHostSyncs;
   pm.addPass(createInsertHostSyncs(syncOptions));

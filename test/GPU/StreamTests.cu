@@ -21,10 +21,10 @@
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
 #include "CheckCuda.h"
+#include "CuptiRecorder.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
-#include <cupti.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -101,77 +101,6 @@ struct PinnedArray {
 /// Runs @pipeline on `stream`: out = 3 * in + 6.
 int32_t runPipeline(PinnedArray &in, PinnedArray &out, cudaStream_t stream) {
   return pipeline(&in.descriptor, &out.descriptor, in.n, stream);
-}
-
-//===----------------------------------------------------------------------===//
-// CUPTI: which stream did each kernel, copy and memset run on?
-//===----------------------------------------------------------------------===//
-
-struct ActivityRecord {
-  const char *kind;
-  uint32_t streamId;
-};
-std::mutex activityMutex;
-std::vector<ActivityRecord> activities;
-
-void CUPTIAPI bufferRequested(uint8_t **buffer, size_t *size,
-                              size_t *maxNumRecords) {
-  *size = 1 << 20;
-  *buffer = static_cast<uint8_t *>(aligned_alloc(8, *size));
-  *maxNumRecords = 0;
-}
-
-void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t *buffer, size_t,
-                              size_t validSize) {
-  CUpti_Activity *record = nullptr;
-  std::lock_guard<std::mutex> lock(activityMutex);
-  while (cuptiActivityGetNextRecord(buffer, validSize, &record) ==
-         CUPTI_SUCCESS) {
-    switch (record->kind) {
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-    case CUPTI_ACTIVITY_KIND_KERNEL:
-      activities.push_back(
-          {"kernel", reinterpret_cast<CUpti_ActivityKernel10 *>(record)->streamId});
-      break;
-    case CUPTI_ACTIVITY_KIND_MEMCPY:
-      activities.push_back(
-          {"memcpy", reinterpret_cast<CUpti_ActivityMemcpy6 *>(record)->streamId});
-      break;
-    case CUPTI_ACTIVITY_KIND_MEMSET:
-      activities.push_back(
-          {"memset", reinterpret_cast<CUpti_ActivityMemset4 *>(record)->streamId});
-      break;
-    default:
-      break;
-    }
-  }
-  free(buffer);
-}
-
-/// Records the kernels, copies and memsets of `body` and returns them.
-template <typename Body> std::vector<ActivityRecord> recordActivities(Body body) {
-  activities.clear();
-  cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
-  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
-  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
-  body();
-  cudaDeviceSynchronize(); // The test's own sync, after the calls.
-  cuptiActivityFlushAll(1);
-  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
-  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
-  std::lock_guard<std::mutex> lock(activityMutex);
-  return activities;
-}
-
-uint32_t cuptiStreamId(cudaStream_t stream) {
-  CUcontext context = nullptr;
-  cuCtxGetCurrent(&context);
-  uint32_t id = 0;
-  cuptiGetStreamIdEx(context, reinterpret_cast<CUstream>(stream),
-                     /*perThreadStream=*/0, &id);
-  return id;
 }
 
 /// Checks that `records` hold exactly the pipeline's 3 kernels, 3 copies and

@@ -77,11 +77,24 @@ struct LowerToGpuPipelineOptions
       *this, "timers",
       llvm::cl::desc("Time each call on its streams (instrument-timers)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> concurrentStreams{
+      *this, "concurrent-streams",
+      llvm::cl::desc("Run the stream slots of programs with more than one "
+                     "concurrently, forked from and joined to the caller's "
+                     "stream (add-external-gpu-stream concurrent-streams)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> testOmitHostSyncs{
       *this, "test-omit-host-syncs",
       llvm::cl::desc("Test only: insert no host syncs (insert-host-syncs "
                      "test-omit-syncs), for the negative controls of the "
                      "GPU hazard tests"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> testOmitStreamWaits{
+      *this, "test-omit-stream-waits",
+      llvm::cl::desc("Test only: no waits between streams, no join of "
+                     "concurrent slots (add-external-gpu-stream "
+                     "test-omit-stream-waits), for the negative controls of "
+                     "the GPU stream-ordering tests"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> testOmitFailureExits{
       *this, "test-omit-failure-exits",
