@@ -152,7 +152,8 @@ void AddExternalGpuStream::runOnOperation() {
     if (!init || init.getSlots().size() < 2)
       continue;
     if (concurrentStreams ||
-        program->hasAttr(SDFGDialect::getConcurrentStreamsAttrName()))
+        SDFGDialect::ConcurrentStreamsAttrHelper(&getContext())
+            .isAttrPresent(program))
       init.setConcurrent(true);
     if (init.getConcurrent())
       concurrent.push_back(program);

@@ -95,7 +95,9 @@ FailureModel::FailureModel(ModuleOp module) : symbols(module) {
   for (func::FuncOp function : functions) {
     bool takesStream = llvm::any_of(function.getArgumentTypes(),
                                     [](Type t) { return isa<StreamType>(t); });
-    if (function->hasAttr(SDFGDialect::getProgramAttrName()) || takesStream)
+    if (SDFGDialect::ProgramAttrHelper(function->getContext())
+            .isAttrPresent(function) ||
+        takesStream)
       failing.insert(function);
   }
   bool changed = true;
@@ -321,7 +323,8 @@ Block *InsertFailureExits::buildExit(func::FuncOp function) {
   body.push_back(exit);
   OpBuilder builder = OpBuilder::atBlockEnd(exit);
   Location loc = function.getLoc();
-  if (function->hasAttr(SDFGDialect::getProgramAttrName())) {
+  if (SDFGDialect::ProgramAttrHelper(function->getContext())
+          .isAttrPresent(function)) {
     Value status =
         func::CallOp::create(builder, loc, kEndCall, builder.getI32Type())
             .getResult(0);

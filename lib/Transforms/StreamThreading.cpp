@@ -333,7 +333,8 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
     // the op names its slot.
     Value stream;
     OperandRange deps = asyncOp.getAsyncDependencies();
-    if (!op->hasAttr(SDFGDialect::getStreamSlotAttrName()) && !deps.empty())
+    if (!SDFGDialect::StreamSlotAttrHelper(op->getContext()).isAttrPresent(op) &&
+        !deps.empty())
       if (auto token = deps.front().getDefiningOp<StreamTokenOp>())
         stream = token.getStream();
     if (!stream) {

@@ -59,11 +59,11 @@ static void convertProgram(SDFGOp program) {
   for (NamedAttribute attr : program->getDiscardableAttrs())
     function->setAttr(attr.getName(), attr.getValue());
   // The slots stay declared, so that the init op still verifies.
-  function->setAttr(SDFGDialect::getNumStreamsAttrName(),
-                    builder.getI64IntegerAttr(program.getNumStreams()));
+  SDFGDialect::NumStreamsAttrHelper(context).setAttr(
+      function, builder.getI64IntegerAttr(program.getNumStreams()));
   if (usesRuntime)
-    function->setAttr(SDFGDialect::getProgramAttrName(),
-                      UnitAttr::get(context));
+    SDFGDialect::ProgramAttrHelper(context).setAttr(function,
+                                                    UnitAttr::get(context));
   if (program.isPublic())
     function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                       UnitAttr::get(context));
@@ -113,7 +113,8 @@ static void convertFunctionProgram(func::FuncOp function, ModuleOp module) {
   OpBuilder builder(context);
   Type i32 = builder.getI32Type();
   function.setType(builder.getFunctionType(function.getArgumentTypes(), {i32}));
-  function->setAttr(SDFGDialect::getProgramAttrName(), UnitAttr::get(context));
+  SDFGDialect::ProgramAttrHelper(context).setAttr(function,
+                                                  UnitAttr::get(context));
   builder.setInsertionPointToStart(&function.getBody().front());
   func::CallOp::create(builder, function.getLoc(), kBeginCall, TypeRange{});
   SmallVector<func::ReturnOp> returns;

@@ -47,7 +47,7 @@ static StringRef programName(Operation *program) {
 LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == getStreamSlotAttrName()) {
+  if (name == StreamSlotAttrHelper::getNameStr()) {
     auto slot = dyn_cast<IntegerAttr>(attr.getValue());
     if (!slot || slot.getValue().isNegative())
       return op->emitOpError() << "'" << name
@@ -66,7 +66,7 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
              << (numSlots == 1 ? "" : "s");
     return success();
   }
-  if (name == getNumStreamsAttrName()) {
+  if (name == NumStreamsAttrHelper::getNameStr()) {
     auto count = dyn_cast<IntegerAttr>(attr.getValue());
     if (!count || count.getValue().isNegative())
       return op->emitOpError() << "'" << name
@@ -85,14 +85,14 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' must be on a function";
     return success();
   }
-  if (name == getConcurrentStreamsAttrName()) {
+  if (name == ConcurrentStreamsAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be a unit attribute";
     if (!isa<FunctionOpInterface>(op))
       return op->emitOpError() << "'" << name << "' must be on a program";
     return success();
   }
-  if (name == getProgramAttrName()) {
+  if (name == ProgramAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be a unit attribute";
     auto function = dyn_cast<FunctionOpInterface>(op);

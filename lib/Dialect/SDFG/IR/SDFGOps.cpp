@@ -33,15 +33,16 @@ bool mlir::sdfg::isHostGpuWork(Operation *op) {
 int64_t mlir::sdfg::getNumStreamSlots(FunctionOpInterface program) {
   if (auto sdfg = dyn_cast<SDFGOp>(program.getOperation()))
     return sdfg.getNumStreams();
-  if (auto count = program->getAttrOfType<IntegerAttr>(
-          SDFGDialect::getNumStreamsAttrName()))
+  if (IntegerAttr count =
+          SDFGDialect::NumStreamsAttrHelper(program->getContext())
+              .getAttr(program))
     return count.getInt();
   return 1;
 }
 
 int64_t mlir::sdfg::getStreamSlot(Operation *op) {
-  if (auto slot =
-          op->getAttrOfType<IntegerAttr>(SDFGDialect::getStreamSlotAttrName()))
+  if (IntegerAttr slot =
+          SDFGDialect::StreamSlotAttrHelper(op->getContext()).getAttr(op))
     return slot.getInt();
   return 0;
 }

@@ -62,6 +62,15 @@ def SDFG_Dialect : Dialect {
       `convert-sdfg-to-func` makes it: it returns the call's status (one
       `i32`) and brackets its body with `sdfgrtBeginCall`/`sdfgrtEndCall`.
   }];
+  // The dialect's discardable attributes (documented above), each with a
+  // generated helper (SDFGDialect::StreamSlotAttrHelper, ...) that names,
+  // reads and sets it.
+  let discardableAttrs = (ins
+    "::mlir::IntegerAttr":$stream_slot,
+    "::mlir::IntegerAttr":$num_streams,
+    "::mlir::UnitAttr":$concurrent_streams,
+    "::mlir::UnitAttr":$program
+  );
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
@@ -73,10 +82,6 @@ def SDFG_Dialect : Dialect {
     "::mlir::cf::ControlFlowDialect"
   ];
   let extraClassDeclaration = [{
-    /// Discardable attribute naming the stream slot an op runs on.
-    static constexpr ::llvm::StringLiteral getStreamSlotAttrName() {
-      return ::llvm::StringLiteral("sdfg.stream_slot");
-    }
     /// Argument attribute marking the caller's stream argument.
     static constexpr ::llvm::StringLiteral getExternalStreamAttrName() {
       return ::llvm::StringLiteral("sdfg.external_stream");
@@ -84,19 +89,6 @@ def SDFG_Dialect : Dialect {
     /// The name of the caller's stream argument unless one is chosen.
     static constexpr ::llvm::StringLiteral getDefaultExternalStreamName() {
       return ::llvm::StringLiteral("external_gpu_stream");
-    }
-    /// Discardable attribute giving a `func.func` its number of stream slots.
-    static constexpr ::llvm::StringLiteral getNumStreamsAttrName() {
-      return ::llvm::StringLiteral("sdfg.num_streams");
-    }
-    /// Discardable unit attribute asking for concurrent stream slots.
-    static constexpr ::llvm::StringLiteral getConcurrentStreamsAttrName() {
-      return ::llvm::StringLiteral("sdfg.concurrent_streams");
-    }
-    /// Discardable unit attribute marking a `func.func` that is a program
-    /// call returning its status (convert-sdfg-to-func).
-    static constexpr ::llvm::StringLiteral getProgramAttrName() {
-      return ::llvm::StringLiteral("sdfg.program");
     }
     /// The most stream slots a program may declare. Passes make one value
     /// per slot (`sdfg.init_streams`), so the count must stay small; 1024
