@@ -12,10 +12,10 @@
 // declares: the per-thread call and error state (CallState.cpp), the vendor
 // library, contexts and the queries written once over the vendor's
 // primitives (VendorLibrary.cpp), the templates that run an entry point on
-// the caller's stream, the event pool (Events.cpp), the dense memset
-// (StreamOperations.cpp) and the parts of the test hooks that each concern
-// owns. Not installed, and only for the runtime's own files: the
-// unit tests include the vendor-neutral RuntimeInternal.h.
+// the caller's stream, the event pool (Events.cpp), stream ordering
+// (Devices.cpp), the dense memset (StreamOperations.cpp) and the parts of the
+// test hooks that each concern owns. Not installed, and only for the runtime's
+// own files: the unit tests include the vendor-neutral RuntimeInternal.h.
 //
 // Nothing happens when the library is loaded or a module is registered: the
 // vendor library is opened at the first GPU operation, and a module is
@@ -100,6 +100,15 @@ bool startHostOperation();
 /// What an entry point that returns a status returns: the failure it
 /// recorded, 0 if none, or the failure that made it skip.
 int32_t operationStatus(bool started);
+
+/// Runs `body`, clean-up after a program call failed, without recording its
+/// failures: the call's first failure stays the one reported.
+template <typename Body> void withoutRecordingFailures(Body &&body) {
+  bool failed = threadState.operationFailed;
+  threadState.operationFailed = true;
+  body();
+  threadState.operationFailed = failed;
+}
 
 /// Frees, on its own stream, every allocation the failed program call made
 /// and did not free (StreamOperations.cpp).
@@ -248,6 +257,17 @@ bool acquireEvent(const Symbols &symbols, const ContextRef &context,
 /// vendor that cannot reuse it then.
 void releaseEvent(const Symbols &symbols, const ContextRef &context,
                   EventKind kind, vendor::Event event, bool mayBePending);
+
+//===----------------------------------------------------------------------===//
+// Stream ordering (Devices.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Orders each of the `count` streams `waiting` after the work enqueued on
+/// `waitedOn` so far: one ordering event recorded on `waitedOn` in its
+/// context, waited for by each in its own. False (recorded) at the first
+/// failure, after which no further stream waits.
+bool orderAfter(const Symbols &symbols, void *waitedOn, void *const *waiting,
+                size_t count);
 
 //===----------------------------------------------------------------------===//
 // Dense memsets (StreamOperations.cpp)
