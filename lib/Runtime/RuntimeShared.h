@@ -13,9 +13,10 @@
 // library, contexts and the queries written once over the vendor's
 // primitives (VendorLibrary.cpp), the templates that run an entry point on
 // the caller's stream, the event pool (Events.cpp), stream ordering
-// (Devices.cpp), the dense memset (StreamOperations.cpp) and the parts of the
-// test hooks that each concern owns. Not installed, and only for the runtime's
-// own files: the unit tests include the vendor-neutral RuntimeInternal.h.
+// (Devices.cpp), the forks of a program call (StreamPool.cpp), the dense
+// memset (StreamOperations.cpp) and the parts of the test hooks that each
+// concern owns. Not installed, and only for the runtime's own files: the
+// unit tests include the vendor-neutral RuntimeInternal.h.
 //
 // Nothing happens when the library is loaded or a module is registered: the
 // vendor library is opened at the first GPU operation, and a module is
@@ -116,6 +117,15 @@ void freeCallTransients();
 
 /// Forgets the allocations of the program call that ends or begins.
 void forgetCallTransients();
+
+/// Orders, on the GPU, each stream the failed program call forked
+/// (sdfgrtForkStreams) back onto the stream it was forked from, the
+/// innermost forks first (StreamPool.cpp): the generated joins were skipped
+/// with the rest of the call.
+void joinCallForks();
+
+/// Forgets the forks of the program call that ends or begins.
+void forgetCallForks();
 
 //===----------------------------------------------------------------------===//
 // The vendor library and contexts (VendorLibrary.cpp)
@@ -291,6 +301,10 @@ void forgetTimersForTesting();
 /// Forgets the idle events without destroying them (the test's fake driver
 /// forgets them too).
 void forgetEventsForTesting();
+
+/// Forgets the stream pools, and so every thread's lease, without
+/// destroying the streams (the test's fake driver forgets them too).
+void forgetStreamPoolsForTesting();
 
 } // namespace sdfgrt
 
