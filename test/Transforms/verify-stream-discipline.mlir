@@ -296,3 +296,34 @@ llvm.func @unknown_entries(%p: !llvm.ptr, %n: i64, %stream: !llvm.ptr) {
   llvm.call @mgpuEventRecord(%p, %stream) : (!llvm.ptr, !llvm.ptr) -> ()
   llvm.return
 }
+
+// -----
+
+// The slots that sdfgrtForkStreams forks from the caller's stream (the
+// lowering of concurrent slots) are the caller's too; a stream that some
+// other call returns is not, directly or through a branch.
+llvm.func @sdfgrtForkStreams(!llvm.ptr, i32, !llvm.ptr) -> i32
+llvm.func @mgpuMemcpy(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr)
+llvm.func @sdfgrtStreamWaitStream(!llvm.ptr, !llvm.ptr) -> i32
+llvm.func @my_stream() -> !llvm.ptr
+llvm.func @forked_slots(%p: !llvm.ptr, %n: i64, %stream: !llvm.ptr, %c: i1) {
+  %one = llvm.mlir.constant(1 : i64) : i64
+  %two = llvm.mlir.constant(2 : i32) : i32
+  %slots = llvm.alloca %one x !llvm.array<2 x ptr> : (i64) -> !llvm.ptr
+  %status = llvm.call @sdfgrtForkStreams(%stream, %two, %slots) : (!llvm.ptr, i32, !llvm.ptr) -> i32
+  %address = llvm.getelementptr %slots[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<2 x ptr>
+  %slot = llvm.load %address : !llvm.ptr -> !llvm.ptr
+  llvm.call @mgpuMemcpy(%p, %p, %n, %slot) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+  %joined = llvm.call @sdfgrtStreamWaitStream(%stream, %slot) : (!llvm.ptr, !llvm.ptr) -> i32
+  %other = llvm.call @my_stream() : () -> !llvm.ptr
+  // expected-error @+1 {{passes a stream to mgpuMemcpy that is neither an argument of its function nor loaded from memory}}
+  llvm.call @mgpuMemcpy(%p, %p, %n, %other) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+  llvm.cond_br %c, ^bb1(%stream : !llvm.ptr), ^bb1(%other : !llvm.ptr)
+^bb1(%either: !llvm.ptr):
+  // expected-error @+1 {{passes a stream to mgpuMemcpy that is neither an argument of its function nor loaded from memory}}
+  llvm.call @mgpuMemcpy(%p, %p, %n, %either) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+  llvm.br ^bb2(%stream : !llvm.ptr)
+^bb2(%caller: !llvm.ptr):
+  llvm.call @mgpuMemcpy(%p, %p, %n, %caller) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+  llvm.return
+}
