@@ -76,6 +76,14 @@ class Concurrency : public ::testing::Test {
 protected:
   void SetUp() override {
     CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    // The negative control frees a transient on slot 0 while slot 1 may
+    // still write it: keep the pool's memory mapped (as frameworks do), so
+    // that the control computes wrong values instead of faulting.
+    cudaMemPool_t pool = nullptr;
+    CHECK_CUDA(cudaDeviceGetDefaultMemPool(&pool, 0));
+    uint64_t threshold = UINT64_MAX;
+    CHECK_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold,
+                                       &threshold));
     for (float **buffer : {&a, &b, &c, &d})
       CHECK_CUDA(cudaMalloc(buffer, kElements * sizeof(float)));
     CHECK_CUDA(cudaMallocHost(&hostC, kElements * sizeof(float)));
@@ -132,11 +140,12 @@ protected:
     return wrong;
   }
 
-  /// The kernels of one @two_spins call of `library` (1 ms each) and of
-  /// one kernel the caller enqueues after it.
+  /// The kernels of one @two_spins call of `library` (1 ms on slot 0, 1.5
+  /// ms on slot 1, so that a kernel the caller enqueues after an unjoined
+  /// call starts while slot 1 still runs) and of that kernel.
   struct TwoSpins {
     std::vector<ActivityRecord> slots;
-    ActivityRecord after;
+    ActivityRecord after{};
     std::set<uint32_t> streams;
     bool overlap() const {
       return slots.size() == 2 &&
@@ -161,7 +170,7 @@ protected:
     int32_t status = 0;
     std::vector<ActivityRecord> records = recordActivities([&] {
       status = library.tryCall("two_spins", &va, &vb, kElements,
-                               kLongNanoseconds);
+                               kLongNanoseconds, kLongNanoseconds * 3 / 2);
       afterCall<<<1, 1, 0, stream>>>();
     });
     EXPECT_EQ(status, 0) << library.lastError();
@@ -199,9 +208,9 @@ bool reachable(cudaGraphNode_t from, cudaGraphNode_t to) {
     if (!seen.insert(node).second)
       continue;
     size_t count = 0;
-    cudaGraphNodeGetDependentNodes(node, nullptr, &count);
+    cudaGraphNodeGetDependentNodes(node, nullptr, nullptr, &count);
     std::vector<cudaGraphNode_t> next(count);
-    cudaGraphNodeGetDependentNodes(node, next.data(), &count);
+    cudaGraphNodeGetDependentNodes(node, next.data(), nullptr, &count);
     work.insert(work.end(), next.begin(), next.end());
   }
   return false;
@@ -223,7 +232,8 @@ TEST_F(Concurrency, SlotsRunInParallelOnPoolStreams) {
   // Warm up (module loads, the pool's streams), outside the records.
   Memref1D va = view(a, kElements), vb = view(b, kElements);
   for (sdfgstream::Library *library : {&concurrent, &serial, &noWaits})
-    ASSERT_EQ(library->tryCall("two_spins", &va, &vb, kElements, int64_t(0)),
+    ASSERT_EQ(library->tryCall("two_spins", &va, &vb, kElements, int64_t(0),
+                               int64_t(0)),
               0);
   CHECK_CUDA(cudaStreamSynchronize(stream));
 
@@ -231,7 +241,7 @@ TEST_F(Concurrency, SlotsRunInParallelOnPoolStreams) {
   TwoSpins parallel = recordTwoSpins(concurrent);
   TwoSpins serialized = recordTwoSpins(serial);
   TwoSpins unjoined = recordTwoSpins(noWaits);
-  printf("RESULT two 1 ms kernels on two slots: concurrent span %.3f ms on "
+  printf("RESULT two kernels (1 ms, 1.5 ms) on two slots: concurrent span %.3f ms on "
          "%zu streams, serialized span %.3f ms on %zu stream(s)\n",
          parallel.span() * 1e-6, parallel.streams.size(),
          serialized.span() * 1e-6, serialized.streams.size());
@@ -261,7 +271,8 @@ TEST_F(Concurrency, CapturedGraphHasParallelBranches) {
   // The library's first call (its device query) outside the capture.
   Memref1D va = view(a, kElements), vb = view(b, kElements),
            vc = view(c, kElements), vd = view(d, kElements);
-  ASSERT_EQ(concurrent.tryCall("two_spins", &va, &vb, kElements, int64_t(0)),
+  ASSERT_EQ(concurrent.tryCall("two_spins", &va, &vb, kElements, int64_t(0),
+                               int64_t(0)),
             0);
   CHECK_CUDA(cudaStreamSynchronize(stream));
 
@@ -272,7 +283,7 @@ TEST_F(Concurrency, CapturedGraphHasParallelBranches) {
   std::thread capture([&] {
     CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     spinStatus = concurrent.tryCall("two_spins", &va, &vb, kElements,
-                                    kSlotNanoseconds);
+                                    kSlotNanoseconds, kSlotNanoseconds);
     CHECK_CUDA(cudaStreamEndCapture(stream, &spins));
     CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     forkJoinStatus = concurrent.tryCall("fork_join", &va, &vc, &vd, kElements,

@@ -50,20 +50,21 @@ module attributes {gpu.container_module} {
     }
   }
 
-  // Two independent kernels of `ns` nanoseconds each, on two slots: A = 1,
-  // B = 2.
+  // Two independent kernels on two slots: A = 1 after `ns0` nanoseconds on
+  // slot 0, B = 2 after `ns1` on slot 1.
   sdfg.sdfg @two_spins(%A: !G {llvm.noalias}, %B: !G {llvm.noalias},
-                       %n: index, %ns: i64) target(gpu, streams = 2) {
+                       %n: index, %ns0: i64, %ns1: i64)
+      target(gpu, streams = 2) {
     %c1 = arith.constant 1 : index
     %c256 = arith.constant 256 : index
     %one = arith.constant 1.0 : f32
     %two = arith.constant 2.0 : f32
     gpu.launch_func @kernels::@spin_fill blocks in (%c1, %c1, %c1)
         threads in (%c256, %c1, %c1)
-        args(%A : !G, %n : index, %one : f32, %ns : i64)
+        args(%A : !G, %n : index, %one : f32, %ns0 : i64)
     gpu.launch_func @kernels::@spin_fill blocks in (%c1, %c1, %c1)
         threads in (%c256, %c1, %c1)
-        args(%B : !G, %n : index, %two : f32, %ns : i64) {sdfg.stream_slot = 1}
+        args(%B : !G, %n : index, %two : f32, %ns1 : i64) {sdfg.stream_slot = 1}
     sdfg.return
   }
 
