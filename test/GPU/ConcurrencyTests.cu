@@ -110,6 +110,16 @@ protected:
     return true;
   }
 
+  /// Copies `first` into hostC and `second` into hostD on the caller's
+  /// stream, after what it holds, and waits for them.
+  bool copyBack(const float *first, const float *second) {
+    return cudaMemcpyAsync(hostC, first, kElements * sizeof(float),
+                           cudaMemcpyDeviceToHost, stream) == cudaSuccess &&
+           cudaMemcpyAsync(hostD, second, kElements * sizeof(float),
+                           cudaMemcpyDeviceToHost, stream) == cudaSuccess &&
+           cudaStreamSynchronize(stream) == cudaSuccess;
+  }
+
   /// One run of @fork_join: the caller's stream spins, then writes A; the
   /// call; then the caller copies C and D back on its stream. Right if the
   /// call returned 0 and C = 4 A, D = value.
@@ -123,11 +133,7 @@ protected:
              vd = view(d, kElements);
     int32_t status = library.tryCall("fork_join", &va, &vc, &vd, kElements,
                                      value + 0.5f, kSlotNanoseconds);
-    if (cudaMemcpyAsync(hostC, c, kElements * sizeof(float),
-                        cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
-        cudaMemcpyAsync(hostD, d, kElements * sizeof(float),
-                        cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
-        cudaStreamSynchronize(stream) != cudaSuccess)
+    if (!copyBack(c, d))
       return false;
     return status == 0 && allEqual(hostC, 4 * value) &&
            allEqual(hostD, value + 0.5f);
@@ -323,24 +329,16 @@ TEST_F(Concurrency, CapturedGraphHasParallelBranches) {
     fill(a, 0.0f);
     fill(b, 0.0f);
     CHECK_CUDA(cudaGraphLaunch(spinsExec, stream));
-    CHECK_CUDA(cudaMemcpyAsync(hostC, a, kElements * sizeof(float),
-                               cudaMemcpyDeviceToHost, stream));
-    CHECK_CUDA(cudaMemcpyAsync(hostD, b, kElements * sizeof(float),
-                               cudaMemcpyDeviceToHost, stream));
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    bool right = allEqual(hostC, 1.0f) && allEqual(hostD, 2.0f);
+    bool right = copyBack(a, b) && allEqual(hostC, 1.0f) &&
+                 allEqual(hostD, 2.0f);
     float value = float(replay + 1);
     fill(c, -1.0f);
     fill(d, -1.0f);
     spinFor<<<1, 1, 0, stream>>>(kAheadNanoseconds / 4);
     fill(a, value);
     CHECK_CUDA(cudaGraphLaunch(forkJoinExec, stream));
-    CHECK_CUDA(cudaMemcpyAsync(hostC, c, kElements * sizeof(float),
-                               cudaMemcpyDeviceToHost, stream));
-    CHECK_CUDA(cudaMemcpyAsync(hostD, d, kElements * sizeof(float),
-                               cudaMemcpyDeviceToHost, stream));
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    right = right && allEqual(hostC, 4 * value) && allEqual(hostD, 7.0f);
+    right = right && copyBack(c, d) && allEqual(hostC, 4 * value) &&
+            allEqual(hostD, 7.0f);
     wrong += !right;
   }
   printf("RESULT graph replays: %d of %d wrong\n", wrong, 2 * replays);
