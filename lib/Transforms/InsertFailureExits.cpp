@@ -17,6 +17,8 @@
 
 #include "SDFGStream/Transforms/Passes.h"
 
+#include "SDFGStream/Runtime/CallEntries.h"
+
 #include "SDFGStream/Analysis/BufferAliasAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,8 +45,8 @@ namespace sdfg {
 using namespace mlir;
 using namespace mlir::sdfg;
 
-static constexpr StringLiteral kCallStatus = "sdfgrtCallStatus";
-static constexpr StringLiteral kEndCall = "sdfgrtEndCall";
+static constexpr StringLiteral kCallStatus = kCallStatusEntry;
+static constexpr StringLiteral kEndCall = kEndCallEntry;
 
 /// Whether the runtime entry `name` can fail a program call; nullopt if
 /// `name` is not a runtime entry.

@@ -6,6 +6,8 @@
 
 #include "SDFGStream/Conversion/Passes.h"
 
+#include "SDFGStream/Runtime/CallEntries.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -20,8 +22,8 @@ using namespace mlir;
 using namespace mlir::sdfg;
 
 /// Runtime entry points that bracket a program call.
-static constexpr StringLiteral kBeginCall = "sdfgrtBeginCall";
-static constexpr StringLiteral kEndCall = "sdfgrtEndCall";
+static constexpr StringLiteral kBeginCall = kBeginCallEntry;
+static constexpr StringLiteral kEndCall = kEndCallEntry;
 
 namespace {
 struct ConvertSDFGToFunc
