@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Analysis/HostGpuAccesses.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 

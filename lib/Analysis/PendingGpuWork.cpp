@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Analysis/PendingGpuWork.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 #include "SDFGStream/Analysis/SlotOrdering.h"
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Analysis/SlotOrdering.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 #include "SDFGStream/Transforms/StreamThreading.h"
 
 #include "SDFGStream/Analysis/HostGpuAccesses.h"

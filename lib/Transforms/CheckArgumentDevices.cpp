@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Analysis/BufferAliasAnalysis.h"
 

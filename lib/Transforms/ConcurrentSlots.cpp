@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/StreamThreading.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Analysis/SlotOrdering.h"
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 #include "SDFGStream/Transforms/StreamThreading.h"
 
 #include "mlir/IR/Builders.h"

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Analysis/PendingGpuWork.h"
 

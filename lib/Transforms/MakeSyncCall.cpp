@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

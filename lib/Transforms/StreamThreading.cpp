@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/StreamThreading.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

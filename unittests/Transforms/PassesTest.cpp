@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

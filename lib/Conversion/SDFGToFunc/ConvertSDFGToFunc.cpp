@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Runtime/CallEntries.h"
 

@@ -40,13 +40,6 @@ int64_t mlir::sdfg::getNumStreamSlots(FunctionOpInterface program) {
   return 1;
 }
 
-int64_t mlir::sdfg::getStreamSlot(Operation *op) {
-  if (IntegerAttr slot =
-          SDFGDialect::StreamSlotAttrHelper(op->getContext()).getAttr(op))
-    return slot.getInt();
-  return 0;
-}
-
 bool mlir::sdfg::isSameStream(Value a, Value b) {
   if (a == b)
     return true;
@@ -55,96 +48,6 @@ bool mlir::sdfg::isSameStream(Value a, Value b) {
   auto init = a.getDefiningOp<InitStreamsOp>();
   return init && !init.getConcurrent() &&
          init == b.getDefiningOp<InitStreamsOp>();
-}
-
-Value mlir::sdfg::getCanonicalStream(Value stream) {
-  if (auto init = stream.getDefiningOp<InitStreamsOp>())
-    if (!init.getConcurrent())
-      return init.getSlots().front();
-  return stream;
-}
-
-Value mlir::sdfg::getStreamOfToken(Value token) {
-  while (token) {
-    if (auto streamToken = token.getDefiningOp<StreamTokenOp>())
-      return getCanonicalStream(streamToken.getStream());
-    auto producer = token.getDefiningOp<gpu::AsyncOpInterface>();
-    if (!producer || producer.getAsyncDependencies().empty())
-      return {};
-    token = producer.getAsyncDependencies().front();
-  }
-  return {};
-}
-
-Value mlir::sdfg::getStreamOf(Operation *op,
-                              SymbolTableCollection &symbolTables) {
-  if (auto asyncOp = dyn_cast<gpu::AsyncOpInterface>(op)) {
-    OperandRange deps = asyncOp.getAsyncDependencies();
-    return deps.empty() ? Value() : getStreamOfToken(deps.front());
-  }
-  if (auto node = dyn_cast<LibraryNodeOpInterface>(op))
-    return node.getNodeStream() ? getCanonicalStream(node.getNodeStream())
-                                : Value();
-  if (auto call = dyn_cast<CallOpInterface>(op)) {
-    auto callee = dyn_cast_or_null<FunctionOpInterface>(
-        call.resolveCallableInTable(&symbolTables));
-    if (!callee)
-      return {};
-    std::optional<unsigned> index = getExternalStreamArgIndex(callee);
-    if (!index || *index >= call.getArgOperands().size())
-      return {};
-    return getCanonicalStream(call.getArgOperands()[*index]);
-  }
-  return {};
-}
-
-std::optional<unsigned>
-mlir::sdfg::getExternalStreamArgIndex(FunctionOpInterface program) {
-  for (unsigned i = 0, e = program.getNumArguments(); i < e; ++i)
-    if (program.getArgAttr(i, SDFGDialect::getExternalStreamAttrName()))
-      return i;
-  return std::nullopt;
-}
-
-BlockArgument
-mlir::sdfg::getExternalStreamArgument(FunctionOpInterface program) {
-  std::optional<unsigned> index = getExternalStreamArgIndex(program);
-  if (!index || program.isExternal())
-    return {};
-  return program.getArgument(*index);
-}
-
-InitStreamsOp mlir::sdfg::getInitStreamsOp(FunctionOpInterface program) {
-  if (program.isExternal())
-    return {};
-  for (Operation &op : program.getFunctionBody().front())
-    if (auto init = dyn_cast<InitStreamsOp>(op))
-      return init;
-  return {};
-}
-
-SmallVector<Value> mlir::sdfg::getDistinctStreams(InitStreamsOp init) {
-  SmallVector<Value> streams;
-  for (Value slot : init.getSlots())
-    if (llvm::none_of(streams,
-                      [&](Value seen) { return isSameStream(seen, slot); }))
-      streams.push_back(slot);
-  return streams;
-}
-
-void mlir::sdfg::forEachProgramOnStream(
-    Operation *root,
-    function_ref<void(FunctionOpInterface, InitStreamsOp)> fn) {
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    auto program = dyn_cast<FunctionOpInterface>(op);
-    if (!program)
-      return WalkResult::advance();
-    if (InitStreamsOp init = getInitStreamsOp(program))
-      fn(program, init);
-    return WalkResult::skip();
-  });
 }
 
 /// Returns the name of `program` for diagnostics.
