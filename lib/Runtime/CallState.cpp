@@ -129,13 +129,19 @@ void sdfgrtBeginCall(void) {
   threadState.lastErrorText[0] = '\0';
   threadState.location = nullptr;
   forgetCallTransients();
+  forgetCallForks();
 }
 
 int32_t sdfgrtEndCall(void) {
   if (threadState.callDepth > 0 && --threadState.callDepth == 0) {
-    if (threadState.callError != 0)
+    if (threadState.callError != 0) {
+      // The frees are enqueued on the streams the memory was allocated on,
+      // which the joins then order the caller after.
       freeCallTransients();
+      joinCallForks();
+    }
     forgetCallTransients();
+    forgetCallForks();
   }
   return threadState.callError;
 }

@@ -39,6 +39,38 @@ void mgpuSetDefaultDevice(int32_t device) {
 }
 
 //===----------------------------------------------------------------------===//
+// Stream ordering
+//===----------------------------------------------------------------------===//
+
+bool sdfgrt::orderAfter(const Symbols &symbols, void *waitedOn,
+                        void *const *waiting, size_t count) {
+  vendor::Event event{};
+  ContextRef eventContext{};
+  bool acquired = false, ordered = false;
+  inStreamContext(symbols, waitedOn,
+                  [&](const Symbols &symbols, Stream s, Context context) {
+                    acquired = identify(symbols, context, eventContext) &&
+                               acquireEvent(symbols, eventContext,
+                                            EventKind::Ordering, event);
+                    ordered =
+                        acquired && SDFGRT_CALL(symbols, EventRecord, event, s);
+                  });
+  // Each wait takes the event's state when it is enqueued: the event can be
+  // reused at once.
+  for (size_t i = 0; ordered && i < count; ++i) {
+    ordered = false;
+    inStreamContext(
+        symbols, waiting[i], [&](const Symbols &symbols, Stream s, Context) {
+          ordered = SDFGRT_CALL(symbols, StreamWaitEvent, s, event, 0);
+        });
+  }
+  if (acquired)
+    releaseEvent(symbols, eventContext, EventKind::Ordering, event,
+                 /*mayBePending=*/true);
+  return ordered;
+}
+
+//===----------------------------------------------------------------------===//
 // C ABI: stream ordering and devices (host API)
 //===----------------------------------------------------------------------===//
 
@@ -47,28 +79,8 @@ int32_t sdfgrtStreamWaitStream(void *waiting, void *waitedOn) {
     return 0;
   bool started = startHostOperation();
   const Symbols *symbols = started ? vendorSymbols() : nullptr;
-  if (!symbols)
-    return operationStatus(started);
-  vendor::Event event{};
-  ContextRef eventContext{};
-  bool acquired = false, recorded = false;
-  inStreamContext(*symbols, waitedOn,
-                  [&](const Symbols &symbols, Stream s, Context context) {
-                    acquired = identify(symbols, context, eventContext) &&
-                               acquireEvent(symbols, eventContext,
-                                            EventKind::Ordering, event);
-                    recorded =
-                        acquired && SDFGRT_CALL(symbols, EventRecord, event, s);
-                  });
-  // The wait takes the event's state now: the event can be reused at once.
-  if (recorded)
-    inStreamContext(*symbols, waiting,
-                    [&](const Symbols &symbols, Stream s, Context) {
-                      SDFGRT_CALL(symbols, StreamWaitEvent, s, event, 0);
-                    });
-  if (acquired)
-    releaseEvent(*symbols, eventContext, EventKind::Ordering, event,
-                 /*mayBePending=*/true);
+  if (symbols)
+    orderAfter(*symbols, waitedOn, &waiting, 1);
   return operationStatus(started);
 }
 

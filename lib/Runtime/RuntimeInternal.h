@@ -42,6 +42,11 @@ constexpr size_t kMaxIdleEventsPerContext = 64;
 /// Bytes of the calling thread's last error text, its terminator included.
 constexpr size_t kErrorTextBytes = 1024;
 
+/// The most stream slots a program has (the SDFG dialect's
+/// getMaxStreamSlots): what sdfgrtForkStreams and sdfgrtReserveStreams
+/// accept.
+constexpr int32_t kMaxStreamSlots = 1024;
+
 /// Records a failure detected by the runtime (code kRuntimeFailure); the
 /// message gets " at <location>" appended.
 void recordFailure(const char *format, ...)
@@ -244,8 +249,19 @@ Counters countersForTesting();
 
 /// Forgets the vendor library (it is opened again, honouring the
 /// environment, at the next operation), the default context, the loaded
-/// module count and the calling thread's state. Registered modules stay.
+/// module count, the stream pools and the calling thread's state.
+/// Registered modules stay.
 void resetForTesting();
+
+/// What the stream pool (StreamPool.cpp) holds for the context of driver
+/// id `contextId`: the streams it created there, those no thread leases,
+/// and those the calling thread leases.
+struct StreamPoolCounts {
+  int64_t created;
+  int64_t idle;
+  int64_t leased;
+};
+StreamPoolCounts streamPoolForTesting(uint64_t contextId);
 
 /// The environment variable that overrides the vendor library path
 /// (SDFGRT_CUDA_LIBRARY or SDFGRT_HIP_LIBRARY).

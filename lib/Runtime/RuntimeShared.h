@@ -12,9 +12,10 @@
 // declares: the per-thread call and error state (CallState.cpp), the vendor
 // library, contexts and the queries written once over the vendor's
 // primitives (VendorLibrary.cpp), the templates that run an entry point on
-// the caller's stream, the event pool (Events.cpp), the dense memset
-// (StreamOperations.cpp) and the parts of the test hooks that each concern
-// owns. Not installed, and only for the runtime's own files: the
+// the caller's stream, the event pool (Events.cpp), stream ordering
+// (Devices.cpp), the forks of a program call (StreamPool.cpp), the dense
+// memset (StreamOperations.cpp) and the parts of the test hooks that each
+// concern owns. Not installed, and only for the runtime's own files: the
 // unit tests include the vendor-neutral RuntimeInternal.h.
 //
 // Nothing happens when the library is loaded or a module is registered: the
@@ -101,12 +102,30 @@ bool startHostOperation();
 /// recorded, 0 if none, or the failure that made it skip.
 int32_t operationStatus(bool started);
 
+/// Runs `body`, clean-up after a program call failed, without recording its
+/// failures: the call's first failure stays the one reported.
+template <typename Body> void withoutRecordingFailures(Body &&body) {
+  bool failed = threadState.operationFailed;
+  threadState.operationFailed = true;
+  body();
+  threadState.operationFailed = failed;
+}
+
 /// Frees, on its own stream, every allocation the failed program call made
 /// and did not free (StreamOperations.cpp).
 void freeCallTransients();
 
 /// Forgets the allocations of the program call that ends or begins.
 void forgetCallTransients();
+
+/// Orders, on the GPU, each stream the failed program call forked
+/// (sdfgrtForkStreams) back onto the stream it was forked from, the
+/// innermost forks first (StreamPool.cpp): the generated joins were skipped
+/// with the rest of the call.
+void joinCallForks();
+
+/// Forgets the forks of the program call that ends or begins.
+void forgetCallForks();
 
 //===----------------------------------------------------------------------===//
 // The vendor library and contexts (VendorLibrary.cpp)
@@ -250,6 +269,17 @@ void releaseEvent(const Symbols &symbols, const ContextRef &context,
                   EventKind kind, vendor::Event event, bool mayBePending);
 
 //===----------------------------------------------------------------------===//
+// Stream ordering (Devices.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Orders each of the `count` streams `waiting` after the work enqueued on
+/// `waitedOn` so far: one ordering event recorded on `waitedOn` in its
+/// context, waited for by each in its own. False (recorded) at the first
+/// failure, after which no further stream waits.
+bool orderAfter(const Symbols &symbols, void *waitedOn, void *const *waiting,
+                size_t count);
+
+//===----------------------------------------------------------------------===//
 // Dense memsets (StreamOperations.cpp)
 //===----------------------------------------------------------------------===//
 
@@ -271,6 +301,10 @@ void forgetTimersForTesting();
 /// Forgets the idle events without destroying them (the test's fake driver
 /// forgets them too).
 void forgetEventsForTesting();
+
+/// Forgets the stream pools, and so every thread's lease, without
+/// destroying the streams (the test's fake driver forgets them too).
+void forgetStreamPoolsForTesting();
 
 } // namespace sdfgrt
 

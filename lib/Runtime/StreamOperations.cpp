@@ -117,22 +117,20 @@ void freeOnStream(const Symbols &symbols, void *ptr, Stream s) {
 
 void sdfgrt::freeCallTransients() {
   // The call has failed (its later operations are skipped), but these frees
-  // run; a failure of theirs does not replace the call's first one, which
-  // stays the reported error.
+  // run.
   if (callTransients.empty())
     return;
-  bool failed = threadState.operationFailed;
-  threadState.operationFailed = true;
-  const Symbols *symbols = vendorSymbols();
-  for (auto it = callTransients.rbegin();
-       symbols && it != callTransients.rend(); ++it) {
-    void *ptr = it->pointer;
-    inStreamContext(*symbols, it->stream,
-                    [&](const Symbols &symbols, Stream s, Context) {
-                      freeOnStream(symbols, ptr, s);
-                    });
-  }
-  threadState.operationFailed = failed;
+  withoutRecordingFailures([] {
+    const Symbols *symbols = vendorSymbols();
+    for (auto it = callTransients.rbegin();
+         symbols && it != callTransients.rend(); ++it) {
+      void *ptr = it->pointer;
+      inStreamContext(*symbols, it->stream,
+                      [&](const Symbols &symbols, Stream s, Context) {
+                        freeOnStream(symbols, ptr, s);
+                      });
+    }
+  });
   callTransients.clear();
 }
 

@@ -32,6 +32,7 @@ void sdfgrt::resetForTesting() {
   forgetModulesForTesting();
   forgetTimersForTesting();
   forgetEventsForTesting();
+  forgetStreamPoolsForTesting();
   resetSparseForTesting();
   threadState = ThreadState();
 }

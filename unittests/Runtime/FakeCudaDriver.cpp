@@ -19,6 +19,7 @@ namespace {
 
 std::recursive_mutex driverMutex;
 thread_local std::vector<CUcontext> contextStack;
+thread_local CUstreamCaptureMode threadMode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 // Ids as cuCtxGetId answers them: distinct from the test's indices.
 constexpr unsigned long long kFirstContextId = 100;
 CUctx_st contexts[4] = {{0, 0, kFirstContextId},
@@ -37,6 +38,20 @@ CUcontext current() {
 
 bool isSpecial(CUstream stream) {
   return reinterpret_cast<uintptr_t>(stream) <= 2;
+}
+
+/// Whether any stream is being captured (all captures are in global mode).
+bool anyCapturing() {
+  for (const CUstream_st &stream : streams)
+    if (stream.capturing)
+      return true;
+  return false;
+}
+
+/// The legacy default stream (0, 1) cannot be used, nor queried, while any
+/// stream captures in global mode.
+bool implicitlyCaptured(CUstream stream) {
+  return reinterpret_cast<uintptr_t>(stream) <= 1 && anyCapturing();
 }
 
 /// Gives every context its first id again.
@@ -74,6 +89,12 @@ Description describe(CUresult error) {
     return {"CUDA_ERROR_NOT_READY", "device not ready"};
   case CUDA_ERROR_INVALID_PTX:
     return {"CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"};
+  case CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED:
+    return {"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+            "operation not permitted when stream is capturing"};
+  case CUDA_ERROR_STREAM_CAPTURE_ISOLATION:
+    return {"CUDA_ERROR_STREAM_CAPTURE_ISOLATION",
+            "dependency created on uncaptured work in another stream"};
   default:
     return {nullptr, nullptr};
   }
@@ -176,6 +197,7 @@ void fakecuda::reset() {
   driver() = Driver();
   resetContexts();
   contextStack.clear();
+  threadMode = CU_STREAM_CAPTURE_MODE_GLOBAL;
   streams.clear();
   functions.clear();
   modules.clear();
@@ -189,6 +211,15 @@ CUstream fakecuda::createStream(CUcontext context) {
   streams.push_back({context, context->driverId, false});
   return &streams.back();
 }
+
+void fakecuda::endCapture(unsigned long long id) {
+  std::lock_guard<std::recursive_mutex> lock(driverMutex);
+  for (CUstream_st &stream : streams)
+    if (stream.capturing && stream.captureId == id)
+      stream.capturing = false;
+}
+
+CUstreamCaptureMode fakecuda::threadCaptureMode() { return threadMode; }
 
 CUcontext fakecuda::recreateContext(int id) {
   std::lock_guard<std::recursive_mutex> lock(driverMutex);
@@ -312,12 +343,8 @@ CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
   ENTER("cuStreamIsCapturing");
   if (CUresult result = checkStream(stream))
     return result;
-  // Captures are in global mode: the legacy default stream (0, 1) cannot
-  // be used, nor queried, while any stream captures.
-  if (reinterpret_cast<uintptr_t>(stream) <= 1)
-    for (const CUstream_st &other : streams)
-      if (other.capturing)
-        return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+  if (implicitlyCaptured(stream))
+    return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
   *status = !isSpecial(stream) && stream->capturing
                 ? CU_STREAM_CAPTURE_STATUS_ACTIVE
                 : CU_STREAM_CAPTURE_STATUS_NONE;
@@ -333,7 +360,60 @@ CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int flags) {
     return CUDA_ERROR_INVALID_HANDLE;
   if (flags != 0)
     return CUDA_ERROR_INVALID_VALUE;
-  driver().waits.push_back({stream, event, event->stream});
+  // Waiting on captured work joins its capture; a stream of another
+  // capture must not depend on it.
+  if (event->captured && !isSpecial(stream)) {
+    if (stream->capturing && stream->captureId != event->captureId)
+      return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+    stream->capturing = true;
+    stream->captureId = event->captureId;
+  }
+  driver().waits.push_back(
+      {stream, event, event->stream, driver().nextOrder++});
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *stream, unsigned int flags) {
+  ENTER("cuStreamCreate");
+  if (!current())
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (flags & ~unsigned(CU_STREAM_NON_BLOCKING))
+    return CUDA_ERROR_INVALID_VALUE;
+  // A potentially unsafe call while a capture in global mode is ongoing.
+  if (threadMode != CU_STREAM_CAPTURE_MODE_RELAXED && anyCapturing())
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+  streams.push_back({current(), current()->driverId, false});
+  streams.back().flags = flags;
+  *stream = &streams.back();
+  driver().createdStreams.push_back(*stream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
+  ENTER("cuThreadExchangeStreamCaptureMode");
+  std::swap(*mode, threadMode);
+  return CUDA_SUCCESS;
+}
+
+// cuda.h names cuStreamGetCaptureInfo_v3 (CUDA 12.3 and later).
+CUresult cuStreamGetCaptureInfo(CUstream stream, CUstreamCaptureStatus *status,
+                                cuuint64_t *id, CUgraph *graph,
+                                const CUgraphNode **dependencies,
+                                const CUgraphEdgeData **edgeData,
+                                size_t *dependencyCount) {
+  ENTER("cuStreamGetCaptureInfo");
+  if (CUresult result = checkStream(stream))
+    return result;
+  if (implicitlyCaptured(stream))
+    return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+  // The graph and its dependencies are not faked: the runtime asks for none.
+  if (graph || dependencies || edgeData || dependencyCount)
+    return CUDA_ERROR_INVALID_VALUE;
+  bool capturing = !isSpecial(stream) && stream->capturing;
+  *status = capturing ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+                      : CU_STREAM_CAPTURE_STATUS_NONE;
+  if (capturing && id)
+    *id = stream->captureId;
   return CUDA_SUCCESS;
 }
 
@@ -359,7 +439,9 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
   event->time = driver().now;
   event->sequence = static_cast<long>(driver().records.size());
   event->complete = driver().eventsCompleteWhenRecorded;
-  driver().records.push_back({event, stream});
+  event->captured = !isSpecial(stream) && stream->capturing;
+  event->captureId = event->captured ? stream->captureId : 0;
+  driver().records.push_back({event, stream, driver().nextOrder++});
   return CUDA_SUCCESS;
 }
 

@@ -19,6 +19,12 @@
 // Streams keep their order: cuEventSynchronize completes the event and
 // every event recorded before it on the same stream.
 //
+// Captures are in global mode and set by the test (capturing, captureId);
+// as in the driver, a stream that waits on an event recorded in a capture
+// joins that capture (until endCapture), one of another capture must not
+// wait on it, and no stream may be created while any stream captures unless
+// the creating thread exchanged its capture mode to relaxed.
+//
 // A context can be destroyed and a new one created under the same handle
 // (recreateContext), as the real driver may reuse a freed handle: the new
 // context gets a new id (cuCtxGetId), and the old one's streams, modules,
@@ -44,6 +50,8 @@ struct CUstream_st {
   CUcontext context;
   unsigned long long contextId; // the driverId of its context
   bool capturing; // set by the test: "being captured into a graph"
+  unsigned long long captureId = 0; // of the capture, while capturing
+  unsigned flags = 0;               // cuStreamCreate's
 };
 struct CUevent_st {
   CUcontext context;
@@ -55,6 +63,8 @@ struct CUevent_st {
   long sequence;   // of the last record, in the order of all records
   bool complete;
   bool destroyed;
+  bool captured = false; // the last record was in a capture: captureId's
+  unsigned long long captureId = 0;
 };
 struct CUmod_st {
   CUcontext context;
@@ -78,15 +88,19 @@ struct Launch {
   unsigned grid[3], block[3], cluster[3], smem;
 };
 
+// Records and waits share one count (`order`), so a test can tell which
+// came first.
 struct EventRecord {
   CUevent event;
   CUstream stream;
+  long order;
 };
 
 struct StreamWait {
   CUstream stream;
   CUevent event;
   CUstream eventStream; // where the event was last recorded
+  long order;
 };
 
 /// An allocation cuPointerGetAttributes knows about.
@@ -129,6 +143,8 @@ struct Driver {
   std::vector<CUevent> events; // in creation order, never freed
   std::vector<EventRecord> records;
   std::vector<StreamWait> waits;
+  long nextOrder = 0;                   // of the next record or wait
+  std::vector<CUstream> createdStreams; // by cuStreamCreate, in order
   // Memory by base address: cuMemAllocAsync adds the stream's device's;
   // tests add their own (other devices, managed memory).
   std::map<uintptr_t, Allocation> allocations;
@@ -154,8 +170,14 @@ void reset();
 /// Distinct contexts: 0 and 2 are the primary contexts of devices 0 and 1;
 /// 0 and 1 are on device 0, 2 and 3 on device 1.
 CUcontext context(int id);
-/// A new stream of `context`.
+/// A new stream of `context`, as the test's caller would have made it
+/// (not counted as a driver call).
 CUstream createStream(CUcontext context);
+/// Ends capture `id`: every stream in it stops capturing.
+void endCapture(unsigned long long id);
+/// The calling thread's capture mode (cuThreadExchangeStreamCaptureMode);
+/// global unless exchanged.
+CUstreamCaptureMode threadCaptureMode();
 /// Destroys context `id` and creates a new one under the same handle and on
 /// the same device, with a new cuCtxGetId id; returns the handle.
 CUcontext recreateContext(int id);

@@ -297,6 +297,27 @@ TEST_F(RuntimeTest, StreamOrderingWithoutALibraryIsAnError) {
   EXPECT_EQ(device, -1);
 }
 
+TEST_F(RuntimeTest, StreamSlotsWithoutALibraryAreAnError) {
+  void *caller = reinterpret_cast<void *>(0x1000);
+  void *slots[3] = {};
+  // The count is checked before the library is needed.
+  EXPECT_EQ(sdfgrtForkStreams(caller, 0, slots), kRuntimeFailure);
+  EXPECT_EQ(sdfgrtReserveStreams(caller, kMaxStreamSlots + 1), kRuntimeFailure);
+  EXPECT_EQ(counters().libraryOpens, 0);
+  // One slot is the caller: no library either.
+  EXPECT_EQ(sdfgrtForkStreams(caller, 1, slots), 0);
+  EXPECT_EQ(slots[0], caller);
+  EXPECT_EQ(counters().libraryOpens, 0);
+
+  EXPECT_EQ(sdfgrtForkStreams(caller, 3, slots), kRuntimeFailure);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find(kMissingLibrary),
+            std::string::npos)
+      << sdfgrtGetLastError();
+  for (void *slot : slots)
+    EXPECT_EQ(slot, caller);
+  EXPECT_EQ(sdfgrtReserveStreams(caller, 3), kRuntimeFailure);
+}
+
 #if defined(SDFGRT_VENDOR_HIP)
 TEST_F(RuntimeTest, ClusterLaunchIsUnsupportedOnHip) {
   void *module = loadModule();

@@ -6,8 +6,10 @@
 |*                                                                            *|
 |* Compiled programs call this runtime for every GPU operation, always with   *|
 |* the stream the caller passed to the program (`void *`: a cudaStream_t or   *|
-|* hipStream_t; 0 is the legacy default stream). The runtime never creates a  *|
-|* stream, never synchronizes the device or context, and never aborts: the    *|
+|* hipStream_t; 0 is the legacy default stream), or with a stream forked from *|
+|* it for the program's other stream slots (sdfgrtForkStreams: the only       *|
+|* streams the runtime creates, once per thread and context). The runtime     *|
+|* never synchronizes the device or context, and never aborts: the            *|
 |* first failure of a program call is recorded and returned by the program,   *|
 |* which leaves at once; what the call allocated is freed (later GPU          *|
 |* operations of the call are skipped, where host code still runs).           *|
@@ -383,6 +385,38 @@ SDFGRT_EXPORT void mgpuDestroyCuSparseLtDnMat(void *dnmat, void *stream);
 SDFGRT_EXPORT void mgpuDestroyCuSparseLtSpMat(void *spmat, void *stream);
 
 /*===----------------------------------------------------------------------===*\
+|* The stream slots of a program call (concurrency inside a call)             *|
+\*===----------------------------------------------------------------------===*/
+
+/* A program with `count` stream slots (1 to 1024) calls this once at its
+ * entry: slots[0] becomes `caller`, every other slot a stream the runtime
+ * keeps in the caller's context, ordered after the work enqueued on `caller`
+ * so far (one event, timing disabled and pooled, recorded on `caller` and
+ * waited for by each). Before it returns, the program joins each back
+ * (sdfgrtStreamWaitStream(caller, slots[k])); where a failure skipped that,
+ * the outermost sdfgrtEndCall of the failed call joins every stream the call
+ * forked back onto the stream it was forked from, the innermost forks first,
+ * after its frees.
+ * The slot streams are pairwise distinct and never `caller` (a program
+ * called on a slot stream of its caller gets others). They are
+ * non-blocking, created only where the calling thread has too few and never
+ * destroyed: each thread leases its own per context, because a stream that
+ * waited on an event of a capturing stream joins that capture until it
+ * ends; a thread that exits gives its streams back to the context's pool,
+ * for other threads. A leased stream is used only while it is not being
+ * captured, or is being captured into the caller's capture
+ * (cuStreamGetCaptureInfo / hipStreamGetCaptureInfo; CUDA drivers older
+ * than 12.3 cannot tell, and leave a capturing one out); streams are
+ * created in relaxed capture mode (the thread's mode exchanged and
+ * restored), which a capture in global mode allows. Forking and joining by
+ * events is legal during a capture and gives the graph parallel branches.
+ * An operation of the program call: skipped after an earlier failure of it.
+ * On a failure, or skipped, every slot is `caller`. Returns 0 or the error
+ * code (the call's, when skipped). */
+SDFGRT_EXPORT int32_t sdfgrtForkStreams(void *caller, int32_t count,
+                                        void **slots);
+
+/*===----------------------------------------------------------------------===*\
 |* Stream ordering and devices (used by the host API, HostAPI.h)              *|
 \*===----------------------------------------------------------------------===*/
 
@@ -393,6 +427,13 @@ SDFGRT_EXPORT void mgpuDestroyCuSparseLtSpMat(void *spmat, void *stream);
  * belong to different contexts. Nothing is done when the handles are equal.
  * Returns 0 or the error code (text: sdfgrtGetLastError). */
 SDFGRT_EXPORT int32_t sdfgrtStreamWaitStream(void *waiting, void *waitedOn);
+
+/* Makes the calling thread hold at least count - 1 streams (count 1 to 1024)
+ * that a fork from `stream` (sdfgrtForkStreams of a program with `count`
+ * stream slots) can use, creating those it lacks, so that a caller can have
+ * them created before it begins capturing `stream` into a graph. Returns 0
+ * or the error code. */
+SDFGRT_EXPORT int32_t sdfgrtReserveStreams(void *stream, int32_t count);
 
 /* Writes the device ordinal of `stream` (CUDA: cuStreamGetCtx +
  * cuCtxGetDevice; HIP: hipStreamGetDevice); 0, 1 and 2 are the current

@@ -61,6 +61,14 @@ constexpr bool kEventReusableWhilePending = true;
 using CaptureStatus = CUstreamCaptureStatus;
 constexpr CaptureStatus kCaptureStatusNone = CU_STREAM_CAPTURE_STATUS_NONE;
 constexpr Result kStreamCaptureImplicit = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+/// The streams the runtime keeps for a program's other stream slots
+/// (StreamPool.cpp) are non-blocking: the legacy default stream, which any
+/// other code of the process may use, does not order them.
+constexpr unsigned kPoolStreamFlags = CU_STREAM_NON_BLOCKING;
+/// The capture mode they are created in: relaxed, which no capture in
+/// global mode forbids creating a stream in.
+using CaptureMode = CUstreamCaptureMode;
+constexpr CaptureMode kCaptureModeRelaxed = CU_STREAM_CAPTURE_MODE_RELAXED;
 /// What pointerDevice asks of a pointer, and the memory type of device
 /// memory. cuPointerGetAttributes answers a pointer it does not know with
 /// default attributes (host memory) and success, so no error means
@@ -157,6 +165,24 @@ inline bool defaultContext(const Symbols &symbols, int32_t ordinal,
 inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
   CUdevice device;
   return SDFGRT_CALL(symbols, DeviceGet, &device, ordinal);
+}
+
+/// Whether `stream` is being captured into a graph (an invalidated capture
+/// counts) and the id of its capture, which every stream that joined it
+/// shares. Drivers older than CUDA 12.3 lack cuStreamGetCaptureInfo_v3:
+/// there a capture is known by its stream's handle, so no other stream
+/// counts as joined to it.
+inline bool captureState(const Symbols &symbols, Stream stream, bool &capturing,
+                         uint64_t &id) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  cuuint64_t found = reinterpret_cast<uintptr_t>(stream);
+  bool known = symbols.StreamGetCaptureInfo
+                   ? SDFGRT_CALL(symbols, StreamGetCaptureInfo, stream, &status,
+                                 &found, nullptr, nullptr, nullptr, nullptr)
+                   : SDFGRT_CALL(symbols, StreamIsCapturing, stream, &status);
+  capturing = status != CU_STREAM_CAPTURE_STATUS_NONE;
+  id = found;
+  return known;
 }
 
 /// Host-shared memory: managed, attached globally (any stream may use it).

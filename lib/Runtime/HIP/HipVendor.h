@@ -64,6 +64,14 @@ constexpr bool kEventReusableWhilePending = false;
 using CaptureStatus = hipStreamCaptureStatus;
 constexpr CaptureStatus kCaptureStatusNone = hipStreamCaptureStatusNone;
 constexpr Result kStreamCaptureImplicit = hipErrorStreamCaptureImplicit;
+/// The streams the runtime keeps for a program's other stream slots
+/// (StreamPool.cpp) are non-blocking: the null stream, which any other
+/// code of the process may use, does not order them.
+constexpr unsigned kPoolStreamFlags = hipStreamNonBlocking;
+/// The capture mode they are created in: relaxed, which no capture in
+/// global mode forbids creating a stream in.
+using CaptureMode = hipStreamCaptureMode;
+constexpr CaptureMode kCaptureModeRelaxed = hipStreamCaptureModeRelaxed;
 /// What pointerDevice asks of a pointer, and the memory type of device
 /// memory. hipDrvPointerGetAttributes answers a pointer it does not know
 /// with hipErrorInvalidValue: not device memory, not a failure.
@@ -134,6 +142,20 @@ inline bool defaultContext(const Symbols &, int32_t ordinal, Context &device) {
 /// A HIP thread's current device is its default device.
 inline bool setDefaultDevice(const Symbols &symbols, int32_t ordinal) {
   return SDFGRT_CALL(symbols, SetDevice, ordinal);
+}
+
+/// Whether `stream` is being captured into a graph (an invalidated capture
+/// counts) and the id of its capture, which every stream that joined it
+/// shares.
+inline bool captureState(const Symbols &symbols, Stream stream, bool &capturing,
+                         uint64_t &id) {
+  hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
+  unsigned long long found = 0;
+  if (!SDFGRT_CALL(symbols, StreamGetCaptureInfo, stream, &status, &found))
+    return false;
+  capturing = status != hipStreamCaptureStatusNone;
+  id = found;
+  return true;
 }
 
 /// Host-shared memory: managed, attached globally (any stream may use it).
