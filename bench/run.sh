@@ -10,9 +10,11 @@
 #   summary.csv   one line per row: medians, p10/p90, ratios
 #   samples.csv   one line per call
 #   targets.csv   each target, its value and PASS/MISS
+#   driver-calls.csv  the driver-call profile of the async calls
 #   calls.png     the plot (skipped, with a message, without matplotlib)
 # Arguments go to sdfg-bench-calls (--scale F: F times the calls, e.g. 0.1
-# for a quick check; --only launch-bound|bandwidth-bound). Takes about a
+# for a quick check; --only launch-bound|bandwidth-bound; --profile-calls N,
+# 0 for no driver-call profile). Takes about a
 # minute on an H200; the exit status is 1 if a row failed.
 #
 #===----------------------------------------------------------------------===#
@@ -27,6 +29,8 @@ if [ ! -x "$bin" ]; then
        "machine and carry .bench here" >&2
   exit 2
 fi
+# CUPTI (the driver-call profile): the staged copy first.
+export LD_LIBRARY_PATH="$root/.bench/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 status_file="$out/.status"
 {
