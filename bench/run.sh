@@ -7,7 +7,11 @@
 # bench/build.sh staged in .bench/, one process after the other:
 #   1. sdfg-bench-calls: one table per program, the driver-call profile of
 #      the async calls, the targets of issue 6;
-#   2. sdfg-bench-slots: two stream slots, concurrent and serialized, against
+#   2. sdfg-bench-calls again, launch-bound only, with the SDFGStream graph
+#      captured first (SDFG_BENCH_CAPTURE_SDFG_FIRST=1), into
+#      $OUT/capture-sdfg-first/, and bench/graph_orders.py: the graph rows of
+#      both runs side by side (each capture order);
+#   3. sdfg-bench-slots: two stream slots, concurrent and serialized, against
 #      hand-written CUDA (issue 14).
 # Writes to $OUT (default ./bench-out):
 #   bench.log           everything printed
@@ -18,18 +22,19 @@
 #   slots-summary.csv   sdfg-bench-slots: one line per row (same columns)
 #   slots-samples.csv   sdfg-bench-slots: one line per call
 #   targets.csv         each target, its value and PASS/MISS (both tools)
+#   capture-sdfg-first/ summary.csv, samples.csv, targets.csv of run 2
 #   calls.png           the plot (skipped, with a message, without matplotlib)
 # Arguments go to sdfg-bench-calls (--scale F: F times the calls, e.g. 0.1
 # for a quick check; --only launch-bound|bandwidth-bound; --profile-calls
-# N); --scale also to sdfg-bench-slots. Takes about a minute and a half on
-# an H200; the exit status is that of the first step that failed (1: a row
+# N); --scale also to sdfg-bench-slots. Takes about two minutes on an
+# H200; the exit status is that of the first step that failed (1: a row
 # failed).
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-./bench-out}"
-mkdir -p "$out" || exit 2
+mkdir -p "$out/capture-sdfg-first" || exit 2
 out="$(cd "$out" && pwd)"
 bin="$root/.bench/bin"
 for tool in sdfg-bench-calls sdfg-bench-slots; do
@@ -50,7 +55,7 @@ done
 
 # Nothing of an earlier run in $OUT may pass for this one's.
 rm -f "$out"/{summary,samples,targets,driver-calls,slots-summary,slots-samples}.csv \
-  "$out/calls.png"
+  "$out"/capture-sdfg-first/{summary,samples,targets,driver-calls}.csv "$out/calls.png"
 log="$out/bench.log"
 : > "$log"
 status=0
@@ -85,10 +90,22 @@ say "=== sdfg-bench-calls"
 step sdfg-bench-calls 300 "$bin/sdfg-bench-calls" --out "$out" "$@"
 
 say ""
+say "=== sdfg-bench-calls, launch-bound, SDFGStream graph captured first" \
+    "(SDFG_BENCH_CAPTURE_SDFG_FIRST=1, a fresh process; $out/capture-sdfg-first)"
+step "sdfg-bench-calls (SDFGStream graph captured first)" 300 \
+  env SDFG_BENCH_CAPTURE_SDFG_FIRST=1 "$bin/sdfg-bench-calls" \
+  --out "$out/capture-sdfg-first" "$@" --only launch-bound --profile-calls 0
+
+say ""
 say "=== sdfg-bench-slots"
 step sdfg-bench-slots 120 "$bin/sdfg-bench-slots" --out "$out" \
   ${scale[@]+"${scale[@]}"}
 
+if [ -s "$out/summary.csv" ] && [ -s "$out/capture-sdfg-first/summary.csv" ]; then
+  say ""
+  step graph_orders.py 60 python3 "$root/bench/graph_orders.py" \
+    "$out/summary.csv" "$out/capture-sdfg-first/summary.csv"
+fi
 if [ -s "$out/summary.csv" ]; then
   python3 "$root/bench/plot.py" "$out" 2>&1 | tee -a "$log" ||
     say "bench/run.sh: plot skipped"
