@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // The installed CUDA runtime library (its C ABI only) driving a real GPU:
-// kernels from PTX, stream-ordered memory, a second context, and capture
-// into a CUDA graph. The test plays the framework that owns the contexts and
-// streams, so it reaches the driver itself (dlopen, like the runtime). Every
-// test is skipped where libcuda.so.1 or a device is missing.
+// kernels from PTX, stream-ordered memory, a second context, capture into
+// a CUDA graph, and stream slots forked from the caller's stream (also
+// during a capture, where they become the graph's parallel branches). The test
+// plays the framework that owns the contexts and streams, so it reaches the
+// driver itself (dlopen, like the runtime). Every test is skipped where
+// libcuda.so.1 or a device is missing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +70,7 @@ DONE:
   X(cuStreamDestroy)                                                           \
   X(cuStreamBeginCapture)                                                      \
   X(cuStreamEndCapture)                                                        \
+  X(cuGraphGetRootNodes)                                                       \
   X(cuGraphInstantiate)                                                        \
   X(cuGraphLaunch)                                                             \
   X(cuGraphExecDestroy)                                                        \
@@ -306,6 +309,75 @@ TEST_F(CudaDeviceTest, FirstLaunchInsideACapture) {
   EXPECT_EQ(driver.cuGraphDestroy(graph), CUDA_SUCCESS);
   mgpuMemFree(out, stream);
   mgpuStreamSynchronize(stream);
+}
+
+TEST_F(CudaDeviceTest, ForkedSlotsRunAfterTheCallerAndJoinBack) {
+  constexpr int32_t kSlots = 3;
+  sdfgrtBeginCall();
+  void *out = mgpuMemAlloc(kSlots * kCount * 4, stream, false);
+  mgpuMemset32(out, 0, kSlots * kCount, stream);
+  void *slots[kSlots] = {};
+  ASSERT_EQ(sdfgrtForkStreams(stream, kSlots, slots), 0)
+      << sdfgrtGetLastError();
+  for (int32_t k = 0; k < kSlots; ++k)
+    fill(static_cast<uint32_t *>(out) + k * kCount, 20 + k, slots[k]);
+  for (int32_t k = 1; k < kSlots; ++k)
+    ASSERT_EQ(sdfgrtStreamWaitStream(stream, slots[k]), 0)
+        << sdfgrtGetLastError();
+  std::vector<uint32_t> host(kSlots * kCount);
+  mgpuMemcpy(host.data(), out, host.size() * 4, stream);
+  mgpuMemFree(out, stream);
+  mgpuStreamSynchronize(stream);
+  ASSERT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  for (int32_t k = 0; k < kSlots; ++k) {
+    EXPECT_EQ(host[k * kCount], uint32_t(20 + k));
+    EXPECT_EQ(host[(k + 1) * kCount - 1], uint32_t(20 + k));
+  }
+}
+
+TEST_F(CudaDeviceTest, SlotsForkedDuringACaptureAreParallelBranches) {
+  // More slots than the earlier tests of this thread forked: some streams
+  // are created during the capture, which is in global mode.
+  constexpr int32_t kSlots = 6;
+  void *out = mgpuMemAlloc(kSlots * kCount * 4, stream, false);
+  fill(out, 0, stream); // loads the module before capture
+  mgpuStreamSynchronize(stream);
+
+  ASSERT_EQ(driver.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL),
+            CUDA_SUCCESS);
+  sdfgrtBeginCall();
+  void *slots[kSlots] = {};
+  int32_t forked = sdfgrtForkStreams(stream, kSlots, slots);
+  for (int32_t k = 0; k < kSlots; ++k)
+    fill(static_cast<uint32_t *>(out) + k * kCount, 30 + k, slots[k]);
+  for (int32_t k = 1; k < kSlots; ++k)
+    sdfgrtStreamWaitStream(stream, slots[k]);
+  int32_t status = sdfgrtEndCall();
+  std::string error = sdfgrtGetLastError();
+  CUgraph graph = nullptr;
+  // An unjoined slot would fail the end of the capture.
+  CUresult end = driver.cuStreamEndCapture(stream, &graph);
+  ASSERT_EQ(forked, 0) << error;
+  ASSERT_EQ(status, 0) << error;
+  ASSERT_EQ(end, CUDA_SUCCESS);
+  // No fill depends on another: each is a root of the graph.
+  size_t roots = 0;
+  ASSERT_EQ(driver.cuGraphGetRootNodes(graph, nullptr, &roots), CUDA_SUCCESS);
+  EXPECT_EQ(roots, size_t(kSlots));
+
+  CUgraphExec exec;
+  ASSERT_EQ(driver.cuGraphInstantiate(&exec, graph, 0), CUDA_SUCCESS);
+  ASSERT_EQ(driver.cuGraphLaunch(exec, stream), CUDA_SUCCESS);
+  std::vector<uint32_t> host(kSlots * kCount);
+  mgpuMemcpy(host.data(), out, host.size() * 4, stream);
+  mgpuStreamSynchronize(stream);
+  for (int32_t k = 0; k < kSlots; ++k)
+    EXPECT_EQ(host[k * kCount + kCount / 2], uint32_t(30 + k));
+  EXPECT_EQ(driver.cuGraphExecDestroy(exec), CUDA_SUCCESS);
+  EXPECT_EQ(driver.cuGraphDestroy(graph), CUDA_SUCCESS);
+  mgpuMemFree(out, stream);
+  mgpuStreamSynchronize(stream);
+  EXPECT_EQ(sdfgrtGetLastErrorCode(), 0) << sdfgrtGetLastError();
 }
 
 } // namespace
