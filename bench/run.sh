@@ -4,51 +4,111 @@
 # Part of the SDFGStream project.
 #
 # Runs on the GPU machine (CUDA driver only: no MLIR, no compiler), from what
-# bench/build.sh staged in .bench/. Prints one table per program and the
-# targets of issue 6, and writes to $OUT (default ./bench-out):
-#   bench.log     everything printed
-#   summary.csv   one line per row: medians, p10/p90, ratios
-#   samples.csv   one line per call
-#   targets.csv   each target, its value and PASS/MISS
-#   calls.png     the plot (skipped, with a message, without matplotlib)
+# bench/build.sh staged in .bench/, one process after the other:
+#   1. sdfg-bench-calls: one table per program, the driver-call profile of
+#      the async calls, the targets of issue 6;
+#   2. sdfg-bench-calls again, launch-bound only, with the SDFGStream graph
+#      captured first (SDFG_BENCH_CAPTURE_SDFG_FIRST=1), into
+#      $OUT/capture-sdfg-first/, and bench/graph_orders.py: the graph rows of
+#      both runs side by side (each capture order);
+#   3. sdfg-bench-slots: two stream slots, concurrent and serialized, against
+#      hand-written CUDA (issue 14).
+# Writes to $OUT (default ./bench-out):
+#   bench.log           everything printed
+#   summary.csv         sdfg-bench-calls: one line per row: medians,
+#                       p10/p90, ratios
+#   samples.csv         sdfg-bench-calls: one line per call
+#   driver-calls.csv    the driver-call profile of the async calls
+#   slots-summary.csv   sdfg-bench-slots: one line per row (same columns)
+#   slots-samples.csv   sdfg-bench-slots: one line per call
+#   targets.csv         each target, its value and PASS/MISS (both tools)
+#   capture-sdfg-first/ summary.csv, samples.csv, targets.csv of run 2
+#   calls.png           the plot (skipped, with a message, without matplotlib)
 # Arguments go to sdfg-bench-calls (--scale F: F times the calls, e.g. 0.1
-# for a quick check; --only launch-bound|bandwidth-bound). Takes about a
-# minute on an H200; the exit status is 1 if a row failed.
+# for a quick check; --only launch-bound|bandwidth-bound; --profile-calls
+# N); --scale also to sdfg-bench-slots. Takes about two minutes on an
+# H200; the exit status is that of the first step that failed (1: a row
+# failed).
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-./bench-out}"
-mkdir -p "$out" || exit 2
+mkdir -p "$out/capture-sdfg-first" || exit 2
 out="$(cd "$out" && pwd)"
-bin="$root/.bench/bin/sdfg-bench-calls"
-if [ ! -x "$bin" ]; then
-  echo "bench/run.sh: $bin is missing: run bench/build.sh on the build" \
-       "machine and carry .bench here" >&2
-  exit 2
-fi
+bin="$root/.bench/bin"
+for tool in sdfg-bench-calls sdfg-bench-slots; do
+  if [ ! -x "$bin/$tool" ]; then
+    echo "bench/run.sh: $bin/$tool is missing: run bench/build.sh on the" \
+         "build machine and carry .bench here" >&2
+    exit 2
+  fi
+done
+# CUPTI (the driver-call profile): the staged copy first.
+export LD_LIBRARY_PATH="$root/.bench/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-status_file="$out/.status"
+scale=()
+args=("$@")
+for ((i = 0; i + 1 < ${#args[@]}; ++i)); do
+  [ "${args[i]}" != "--scale" ] || scale=(--scale "${args[i + 1]}")
+done
+
+# Nothing of an earlier run in $OUT may pass for this one's.
+rm -f "$out"/{summary,samples,targets,driver-calls,slots-summary,slots-samples}.csv \
+  "$out"/capture-sdfg-first/{summary,samples,targets,driver-calls}.csv "$out/calls.png"
+log="$out/bench.log"
+: > "$log"
+status=0
+# step NAME SECONDS COMMAND...: runs COMMAND with a time limit, its output
+# printed and appended to the log; the first failure is the exit status.
+step() {
+  local name="$1" limit="$2" status_file="$out/.status" rc
+  shift 2
+  { timeout "$limit" "$@"; echo "$?" > "$status_file"; } 2>&1 | tee -a "$log"
+  rc="$(cat "$status_file" 2>/dev/null || echo 2)"
+  rm -f "$status_file"
+  case "$rc" in
+    0) ;;
+    124) echo "bench/run.sh: $name timed out ($limit s)" | tee -a "$log" ;;
+    *) echo "bench/run.sh: $name exited with $rc" | tee -a "$log" ;;
+  esac
+  if [ "$rc" != 0 ] && [ "$status" = 0 ]; then
+    status="$rc"
+  fi
+}
+say() { echo "$@" | tee -a "$log"; }
+
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "host: $(uname -n), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit \
     --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /' || echo "gpu: nvidia-smi not found"
   sed 's/^/build /' "$root/.bench/BUILD-INFO" 2>/dev/null
-  timeout 300 "$bin" --out "$out" "$@"
-  echo "$?" > "$status_file"
-} 2>&1 | tee "$out/bench.log"
-status="$(cat "$status_file" 2>/dev/null || echo 2)"
-rm -f "$status_file"
-case "$status" in
-  0) ;;
-  124) echo "bench/run.sh: sdfg-bench-calls timed out (300 s)" | tee -a "$out/bench.log" ;;
-  *) echo "bench/run.sh: sdfg-bench-calls exited with $status" | tee -a "$out/bench.log" ;;
-esac
+} 2>&1 | tee -a "$log"
 
-if [ -s "$out/summary.csv" ]; then
-  python3 "$root/bench/plot.py" "$out" 2>&1 | tee -a "$out/bench.log" ||
-    echo "bench/run.sh: plot skipped" | tee -a "$out/bench.log"
+say "=== sdfg-bench-calls"
+step sdfg-bench-calls 300 "$bin/sdfg-bench-calls" --out "$out" "$@"
+
+say ""
+say "=== sdfg-bench-calls, launch-bound, SDFGStream graph captured first" \
+    "(SDFG_BENCH_CAPTURE_SDFG_FIRST=1, a fresh process; $out/capture-sdfg-first)"
+step "sdfg-bench-calls (SDFGStream graph captured first)" 300 \
+  env SDFG_BENCH_CAPTURE_SDFG_FIRST=1 "$bin/sdfg-bench-calls" \
+  --out "$out/capture-sdfg-first" "$@" --only launch-bound --profile-calls 0
+
+say ""
+say "=== sdfg-bench-slots"
+step sdfg-bench-slots 120 "$bin/sdfg-bench-slots" --out "$out" \
+  ${scale[@]+"${scale[@]}"}
+
+if [ -s "$out/summary.csv" ] && [ -s "$out/capture-sdfg-first/summary.csv" ]; then
+  say ""
+  step graph_orders.py 60 python3 "$root/bench/graph_orders.py" \
+    "$out/summary.csv" "$out/capture-sdfg-first/summary.csv"
 fi
-echo "results in $out"
+if [ -s "$out/summary.csv" ]; then
+  python3 "$root/bench/plot.py" "$out" 2>&1 | tee -a "$log" ||
+    say "bench/run.sh: plot skipped"
+fi
+say "results in $out"
 exit "$status"
