@@ -170,6 +170,10 @@ static void setSegmentSize(NamedAttrList &properties, StringRef name,
 /// Rebuilds the async GPU op `op` in async form with `token` as its only
 /// dependency. Works for any op of the `gpu` dialect: their async
 /// dependencies are the leading operands and their token the last result.
+/// gpu::AsyncOpInterface can only add a dependency (addAsyncDependency): it
+/// cannot drop the ones a `gpu-async-region` op has, nor give a sync op its
+/// token result, so this one place rebuilds the op and sets its segment
+/// sizes.
 static LogicalResult rebuildOnToken(gpu::AsyncOpInterface asyncOp,
                                     Value token) {
   Operation *op = asyncOp.getOperation();
