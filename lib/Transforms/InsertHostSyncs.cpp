@@ -240,7 +240,9 @@ bool SyncPlacer::hoistOutOfLoops() {
   // Outer loops first: a loop inside one that got a sync this round waits
   // for the next solve.
   SmallVector<std::pair<unsigned, unsigned>> byDepth; // (depth, index)
-  for (auto [index, site] : llvm::enumerate(sites)) {
+  for (unsigned index = 0, e = sites.size(); index < e; ++index) {
+    // Not a structured binding: C++17 lambdas cannot capture one.
+    const LoopSite &site = sites[index];
     unsigned depth = llvm::count_if(sites, [&](const LoopSite &outer) {
       return &outer != &site && encloses(outer, getAnchor(site));
     });
