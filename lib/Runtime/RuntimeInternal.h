@@ -151,8 +151,8 @@ template <typename Body> bool runOnStream(void *stream, Body &&body) {
       &body);
 }
 
-/// Forgets the sparse library (Sparse.cpp) and the calling thread's handles
-/// of it; part of resetForTesting.
+/// Forgets the sparse library (SparseLibrary.cpp) and the calling thread's
+/// handles of it; part of resetForTesting.
 void resetSparseForTesting();
 
 /// The environment variable that overrides the sparse library path

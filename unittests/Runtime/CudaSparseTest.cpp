@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The CUDA runtime's sparse entries (Sparse.cpp) on FakeCudaDriver and
+// The CUDA runtime's sparse entries (Sparse*.cpp) on FakeCudaDriver and
 // FakeCusparse: results computed through the MLIR ABI, the handle set to
 // the caller's stream before every operation, one handle per context and
 // thread, made in its context, and failures reported with cuSPARSE's error

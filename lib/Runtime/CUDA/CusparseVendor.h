@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What Sparse.cpp needs to know about cuSPARSE: its types, the library to
-// open, the entry points (CusparseSymbols.def), and the formats whose calls
-// differ from hipSPARSE's. Only the header is used: libcusparse.so.12 is
-// opened at the first sparse operation, never linked.
+// What the sparse entries (Sparse*.cpp) need to know about cuSPARSE: its types,
+// the library to open, the entry points (CusparseSymbols.def), and the formats
+// whose calls differ from hipSPARSE's. Only the header is used:
+// libcusparse.so.12 is opened at the first sparse operation, never linked.
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What Sparse.cpp needs to know about hipSPARSE: its types, the library to
-// open, the entry points (HipsparseSymbols.def), and the formats whose calls
-// differ from cuSPARSE's. Only the header is used (Debian's
-// libhipsparse-dev): libhipsparse.so is opened at the first sparse
-// operation, never linked. MLIR passes cuSPARSE's enum values; hipSPARSE's
-// index types, operations and hipDataType have the same values.
+// What the sparse entries (Sparse*.cpp) need to know about hipSPARSE: its
+// types, the library to open, the entry points (HipsparseSymbols.def), and the
+// formats whose calls differ from cuSPARSE's. Only the header is used (Debian's
+// libhipsparse-dev): libhipsparse.so is opened at the first sparse operation,
+// never linked. MLIR passes cuSPARSE's enum values; hipSPARSE's index types,
+// operations and hipDataType have the same values.
 //
 //===----------------------------------------------------------------------===//
 
