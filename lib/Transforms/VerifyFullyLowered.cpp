@@ -19,6 +19,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
+#include <optional>
+
 namespace mlir {
 namespace sdfg {
 #define GEN_PASS_DEF_VERIFYFULLYLOWERED
@@ -63,6 +65,21 @@ static bool isLoweredKernelOp(Operation *op, KernelDialects allowed) {
          (allowed.rocdl && isa<ROCDL::ROCDLDialect>(dialect));
 }
 
+/// The first attribute of `op` that belongs to a vendor dialect the kernel
+/// module is not compiled for (`nvvm.kernel` on a function of a module
+/// compiled for ROCDL gives it a calling convention the AMDGPU backend
+/// aborts on), if any.
+static std::optional<NamedAttribute> foreignVendorAttr(Operation *op,
+                                                       KernelDialects allowed) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    Dialect *dialect = attr.getNameDialect();
+    if ((!allowed.nvvm && isa_and_nonnull<NVVM::NVVMDialect>(dialect)) ||
+        (!allowed.rocdl && isa_and_nonnull<ROCDL::ROCDLDialect>(dialect)))
+      return attr;
+  }
+  return std::nullopt;
+}
+
 static bool isLoweredHostOp(Operation *op) {
   return isa<ModuleOp, gpu::GPUModuleOp, gpu::BinaryOp, gpu::LaunchFuncOp>(
              op) ||
@@ -87,6 +104,23 @@ void VerifyFullyLowered::runOnOperation() {
     // What is inside an unconverted op is that op's problem.
     return WalkResult::skip();
   });
+  // Vendor attributes of the other vendor on lowered kernel ops.
+  bool foreign = false;
+  getOperation()->walk([&](gpu::GPUModuleOp kernels) {
+    KernelDialects allowed = kernelDialects(kernels);
+    kernels.walk([&](Operation *op) {
+      std::optional<NamedAttribute> attr = foreignVendorAttr(op, allowed);
+      if (!attr)
+        return;
+      foreign = true;
+      op->emitOpError() << "has the " << (allowed.nvvm ? "ROCDL" : "NVVM")
+                        << " attribute '" << attr->getName().getValue()
+                        << "' in a kernel module compiled for "
+                        << (allowed.nvvm ? "NVVM" : "ROCDL")
+                        << "; it means nothing there (and the backend may "
+                           "abort on it)";
+    });
+  });
   for (Operation *op : leftovers.empty() ? casts : leftovers) {
     gpu::GPUModuleOp kernels = kernelModuleOf(op);
     if (!kernels) {
@@ -106,6 +140,6 @@ void VerifyFullyLowered::runOnOperation() {
                         << (allowed.rocdl ? ", ROCDL" : "")
                         << " dialect (kernel code)";
   }
-  if (!leftovers.empty() || !casts.empty())
+  if (!leftovers.empty() || !casts.empty() || foreign)
     signalPassFailure();
 }

@@ -1,8 +1,8 @@
 // REQUIRES: rocm-toolkit
 // An NVVM intrinsic in a kernel compiled for ROCm is a diagnostic at the op
 // (the ROCDL backend would crash on it), with a non-zero exit.
-// RUN: sdfg-opt %s --sdfg-lower-to-rocm -verify-diagnostics -o /dev/null
-// RUN: not sdfg-opt %s --sdfg-lower-to-rocm -o /dev/null 2>&1 | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file --sdfg-lower-to-rocm -verify-diagnostics -o /dev/null
+// RUN: not sdfg-opt %s -split-input-file --sdfg-lower-to-rocm -o /dev/null 2>&1 | FileCheck %s
 // CHECK-NOT: LLVM ERROR
 // CHECK: error: 'nvvm.read.ptx.sreg.tid.x' op is an NVVM operation
 // CHECK-NOT: LLVM ERROR
@@ -14,6 +14,20 @@ module attributes {gpu.container_module} {
       %i = arith.index_cast %t : i32 to index
       memref.store %t, %out[%i] : memref<32xi32, #gpu.address_space<global>>
       gpu.return
+    }
+  }
+}
+
+// -----
+
+// So is an NVVM attribute on a kernel written in the LLVM dialect: with
+// `nvvm.kernel` the AMDGPU backend aborted ("unsupported calling
+// convention"; found by the fuzzer in test/Conversion/SDFGToLLVM/linkage.mlir).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @+1 {{'llvm.func' op has the NVVM attribute 'nvvm.kernel' in a kernel module compiled for ROCDL; it means nothing there (and the backend may abort on it)}}
+    llvm.func @k() attributes {gpu.kernel, nvvm.kernel} {
+      llvm.return
     }
   }
 }
