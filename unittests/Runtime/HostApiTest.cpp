@@ -239,6 +239,22 @@ TEST_F(HostApiTest, TimersAreTheLibrarysOwn) {
   }
 }
 
+TEST_F(HostApiTest, ReservedStreamsAreMadeOnce) {
+  Library lib(SDFGRT_HOST_API_TEST_PROGRAMS);
+  EXPECT_EQ(lib.tryReserveStreams(3), Library::kFailure);
+  EXPECT_TRUE(contains(lib.lastError(), "no stream is set")) << lib.lastError();
+  EXPECT_TRUE(driver().createdStreams.empty());
+
+  lib.setExternalGpuStream(streamA2);
+  lib.reserveStreams(3);
+  ASSERT_EQ(driver().createdStreams.size(), 2u);
+  for (CUstream created : driver().createdStreams)
+    EXPECT_NE(created, streamA2);
+  // Held by this thread now: asking again creates nothing.
+  lib.reserveStreams(3);
+  EXPECT_EQ(driver().createdStreams.size(), 2u);
+}
+
 TEST_F(HostApiTest, MissingLibraryIsAnError) {
   try {
     Library lib("/nonexistent/libprograms.so");

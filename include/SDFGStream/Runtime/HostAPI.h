@@ -185,6 +185,29 @@ public:
     check(trySetExternalGpuStream(newStream));
   }
 
+  /// Makes the calling thread hold at least `count - 1` streams of the
+  /// runtime's pool for the stream that is set (the slots beyond the
+  /// caller's of programs built with concurrent slots), creating those it
+  /// lacks, so that they exist before the caller begins capturing the
+  /// stream into a graph. Returns 0 or the error code; kFailure for a
+  /// library built before concurrent slots, or without a stream set.
+  int32_t tryReserveStreams(int32_t count) {
+    if (!stream)
+      return fail(kFailure, "no stream is set: reserve streams for the "
+                            "stream the programs will be called with");
+    auto reserve = reinterpret_cast<decltype(&sdfgrtReserveStreams)>(
+        lookup("sdfgrtReserveStreams"));
+    if (!reserve)
+      return fail(kFailure, libraryPath + " has no sdfgrtReserveStreams "
+                                          "(built before concurrent slots)");
+    if (int32_t status = reserve(stream, count))
+      return fail(status, getLastError());
+    return 0;
+  }
+
+  /// As tryReserveStreams; throws Error on failure.
+  void reserveStreams(int32_t count) { check(tryReserveStreams(count)); }
+
   //===--------------------------------------------------------------------===//
   // Program calls
   //===--------------------------------------------------------------------===//
@@ -267,11 +290,15 @@ public:
   const std::string &lastError() const { return errorText; }
 
 private:
+  /// The runtime entry `name`: the process's, else the library's.
+  void *lookup(const char *name) {
+    void *symbol = dlsym(RTLD_DEFAULT, name);
+    return symbol ? symbol : dlsym(handle, name);
+  }
+
   template <typename Function>
   void resolve(Function &function, const char *name, const char *&missing) {
-    void *symbol = dlsym(RTLD_DEFAULT, name);
-    if (!symbol)
-      symbol = dlsym(handle, name);
+    void *symbol = lookup(name);
     function = reinterpret_cast<Function>(symbol);
     if (!symbol && !missing)
       missing = name;
