@@ -133,6 +133,8 @@ void sdfgrtBeginCall(void) {
 }
 
 int32_t sdfgrtEndCall(void) {
+  if (threadState.callDepth == 1)
+    endGraphCall();
   if (threadState.callDepth > 0 && --threadState.callDepth == 0) {
     if (threadState.callError != 0) {
       // The frees are enqueued on the streams the memory was allocated on,

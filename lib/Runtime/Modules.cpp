@@ -14,7 +14,7 @@
 
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
-#include "RuntimeShared.h"
+#include "GraphShared.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 using namespace sdfgrt;
 
@@ -59,6 +60,11 @@ struct FunctionRecord {
   ModuleRecord &module;
   std::string name;
   PerContextCache<uint64_t, vendor::Function> resolved;
+  // Its parameters' sizes (graph mode), the same in every context: asked
+  // of the driver once (under the module's lock).
+  enum class Layout { Unknown, Known, Unavailable };
+  std::atomic<Layout> layout{Layout::Unknown};
+  std::vector<uint32_t> paramSizes;
 };
 
 std::atomic<int64_t> loadedModuleCount{0};
@@ -146,6 +152,36 @@ bool resolveFunction(const Symbols &symbols, void *function, Context context,
 
 } // namespace
 
+bool sdfgrt::resolveKernel(const Symbols &symbols, void *function,
+                           Context context, vendor::Function &handle) {
+  return resolveFunction(symbols, function, context, handle);
+}
+
+const std::vector<uint32_t> *
+sdfgrt::kernelParamSizes(const Symbols &symbols, void *function,
+                         Context context, size_t count) {
+  using Layout = FunctionRecord::Layout;
+  auto *record = static_cast<FunctionRecord *>(function);
+  if (record->layout.load(std::memory_order_acquire) == Layout::Unknown) {
+    std::lock_guard<std::mutex> lock(record->module.mutex);
+    if (record->layout.load(std::memory_order_relaxed) == Layout::Unknown) {
+      vendor::Function handle;
+      if (!resolveFunction(symbols, function, context, handle))
+        return nullptr;
+      bool known = false;
+      if constexpr (vendor::kHasGraphs)
+        known =
+            vendor::kernelParamSizes(symbols, handle, count, record->paramSizes);
+      record->layout.store(known ? Layout::Known : Layout::Unavailable,
+                           std::memory_order_release);
+    }
+  }
+  if (record->layout.load(std::memory_order_acquire) != Layout::Known ||
+      record->paramSizes.size() != count)
+    return nullptr;
+  return &record->paramSizes;
+}
+
 void sdfgrt::forgetModulesForTesting() {
   loadedModuleCount.store(0);
   moduleGeneration.fetch_add(1);
@@ -215,7 +251,18 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **extra, size_t /*paramsCount*/) {
+                      void **params, void **extra, size_t paramsCount) {
+  if (threadState.graphCall && !extra) {
+    const unsigned grid[3] = {static_cast<unsigned>(gridX),
+                              static_cast<unsigned>(gridY),
+                              static_cast<unsigned>(gridZ)};
+    const unsigned block[3] = {static_cast<unsigned>(blockX),
+                               static_cast<unsigned>(blockY),
+                               static_cast<unsigned>(blockZ)};
+    if (recordGraphLaunch(function, grid, block, static_cast<unsigned>(smem),
+                          stream, params, paramsCount))
+      return;
+  }
   onStream(stream, [&](const Symbols &symbols, Stream s, Context context) {
     vendor::Function handle;
     if (resolveFunction(symbols, function, context, handle) &&

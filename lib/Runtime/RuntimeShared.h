@@ -71,11 +71,39 @@ struct ThreadState {
   int32_t callError; // first failure since the outermost sdfgrtBeginCall
   int32_t lastError;
   bool operationFailed; // the running entry point has recorded its failure
+  bool graphCall;       // the outermost call records for graph mode
+  bool graphPending;    // and has recorded operations not yet launched
+  bool graphHeld;       // it holds its program's graphs and buffers
   const char *location;
   char lastErrorText[kErrorTextBytes];
   Counters counters;
 };
 SDFGRT_CONSTINIT extern thread_local ThreadState threadState;
+
+// Graph mode (GraphRecording.cpp): the hooks of the operations it records.
+// Each is called only while threadState.graphCall is set (recordGraphFree:
+// graphHeld), and answers true
+// if it took the operation (recorded it, or skipped it in a failed call):
+// the entry point then does nothing more; false if the operation runs
+// eagerly, as without graph mode (its startOperation first launches what
+// was recorded).
+bool recordGraphLaunch(void *function, const unsigned (&grid)[3],
+                       const unsigned (&block)[3], unsigned smem, void *stream,
+                       void **params, size_t count);
+bool recordGraphCopy(void *dst, const void *src, size_t bytes, void *stream);
+bool recordGraphSet(void *dst, uint32_t value, unsigned elementSize,
+                    size_t count, void *stream);
+bool recordGraphAlloc(size_t bytes, void *stream, void *&pointer);
+bool recordGraphFree(void *pointer);
+
+/// Launches what the graph-mode call recorded so far (threadState.
+/// graphPending); false on a failure (recorded).
+bool flushGraphSegment();
+
+/// At the end of the outermost call (nothing unless it was a graph-mode
+/// call): launches what is left unless the call failed, and gives the
+/// program's graphs back.
+void endGraphCall();
 
 /// Records a failure whose text, location included, was kept from an
 /// earlier operation.
@@ -90,7 +118,9 @@ inline bool startOperation() {
     return false;
   threadState.operationFailed = false;
   ++threadState.counters.operations;
-  return true;
+  // What a graph-mode call recorded runs before any operation it does not
+  // record (a host sync included), in the order the program enqueued them.
+  return !threadState.graphPending || flushGraphSegment();
 }
 
 /// Starts an entry point that the host calls between program calls (stream
@@ -301,6 +331,10 @@ void forgetTimersForTesting();
 /// Forgets the idle events without destroying them (the test's fake driver
 /// forgets them too).
 void forgetEventsForTesting();
+
+/// Forgets every program's graphs without destroying them (the test's fake
+/// driver forgets them too).
+void forgetGraphsForTesting();
 
 /// Forgets the stream pools, and so every thread's lease, without
 /// destroying the streams (the test's fake driver forgets them too).

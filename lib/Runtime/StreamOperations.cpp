@@ -180,6 +180,19 @@ void setDense(void *dst, int64_t elementSize, uint64_t value, size_t count,
               void *stream) {
   if (count == 0)
     return;
+  // Graph mode records what one memset node does: 1-, 2- and 4-byte
+  // elements (and 8-byte ones whose two halves are equal).
+  if (threadState.graphCall) {
+    bool halvesEqual = static_cast<uint32_t>(value) == (value >> 32);
+    if (elementSize <= 4 &&
+        recordGraphSet(dst, static_cast<uint32_t>(value),
+                       static_cast<unsigned>(elementSize), count, stream))
+      return;
+    if (elementSize == 8 && halvesEqual &&
+        recordGraphSet(dst, static_cast<uint32_t>(value), 4, 2 * count,
+                       stream))
+      return;
+  }
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     fillDense(symbols, static_cast<char *>(dst), elementSize, value, count, s);
   });
@@ -201,6 +214,9 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
   void *result = nullptr;
+  if (threadState.graphCall && !isHostShared &&
+      recordGraphAlloc(sizeBytes, stream, result))
+    return result;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     if (isHostShared) {
       vendor::DevicePtr ptr{};
@@ -221,7 +237,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
 }
 
 void mgpuMemFree(void *ptr, void *stream) {
-  if (!ptr)
+  if (!ptr || (threadState.graphHeld && recordGraphFree(ptr)))
     return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     freeOnStream(symbols, ptr, s);
@@ -233,10 +249,14 @@ void mgpuMemFree(void *ptr, void *stream) {
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   if (sizeBytes == 0 || dst == src)
     return;
+  auto to = reinterpret_cast<uintptr_t>(dst);
+  auto from = reinterpret_cast<uintptr_t>(src);
+  bool disjoint = to + sizeBytes <= from || from + sizeBytes <= to;
+  if (threadState.graphCall && disjoint &&
+      recordGraphCopy(dst, src, sizeBytes, stream))
+    return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
-    auto to = reinterpret_cast<uintptr_t>(dst);
-    auto from = reinterpret_cast<uintptr_t>(src);
-    if (to + sizeBytes <= from || from + sizeBytes <= to) {
+    if (disjoint) {
       vendor::memcpyAsync(symbols, dst, src, sizeBytes, s);
       return;
     }

@@ -33,6 +33,7 @@ void sdfgrt::resetForTesting() {
   forgetTimersForTesting();
   forgetEventsForTesting();
   forgetStreamPoolsForTesting();
+  forgetGraphsForTesting();
   resetSparseForTesting();
   threadState = ThreadState();
 }

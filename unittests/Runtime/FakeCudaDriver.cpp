@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCudaDriver.h"
+#include "FakeCudaDriverInternal.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -14,10 +14,11 @@
 #include <mutex>
 
 using namespace fakecuda;
+using namespace fakecuda::internal;
+
+std::recursive_mutex fakecuda::internal::driverMutex;
 
 namespace {
-
-std::recursive_mutex driverMutex;
 thread_local std::vector<CUcontext> contextStack;
 thread_local CUstreamCaptureMode threadMode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 // Ids as cuCtxGetId answers them: distinct from the test's indices.
@@ -107,8 +108,10 @@ bool inCurrentContext(CUmodule module) {
          module->contextId == current()->driverId;
 }
 
+} // namespace
+
 /// Counts the call and answers an injected failure or a missing cuInit.
-CUresult enter(const char *call, bool needsInit = true) {
+CUresult fakecuda::internal::enter(const char *call, bool needsInit) {
   Driver &d = driver();
   ++d.calls[call];
   if (d.failingCall == call)
@@ -119,7 +122,7 @@ CUresult enter(const char *call, bool needsInit = true) {
 }
 
 /// Stream work needs a live stream and its context current.
-CUresult checkStream(CUstream stream) {
+CUresult fakecuda::internal::checkStream(CUstream stream) {
   if (!isSpecial(stream) && !isLiveStream(stream))
     return CUDA_ERROR_INVALID_HANDLE;
   CUcontext context = isSpecial(stream) ? current() : stream->context;
@@ -135,9 +138,10 @@ CUresult checkEvent(CUevent event) {
                                      : CUDA_ERROR_INVALID_CONTEXT;
 }
 
-CUresult launch(CUfunction f, const unsigned (&grid)[3],
-                const unsigned (&block)[3], const unsigned (&cluster)[3],
-                unsigned smem, CUstream stream) {
+CUresult fakecuda::internal::launch(CUfunction f, const unsigned (&grid)[3],
+                                   const unsigned (&block)[3],
+                                   const unsigned (&cluster)[3], unsigned smem,
+                                   CUstream stream, void **params) {
   if (CUresult result = checkStream(stream))
     return result;
   if (!inCurrentContext(f->module))
@@ -150,9 +154,17 @@ CUresult launch(CUfunction f, const unsigned (&grid)[3],
   std::memcpy(l.grid, grid, sizeof(grid));
   std::memcpy(l.block, block, sizeof(block));
   std::memcpy(l.cluster, cluster, sizeof(cluster));
+  auto layout = driver().kernelParams.find(f->name);
+  if (params && layout != driver().kernelParams.end())
+    for (size_t i = 0; i < layout->second.size(); ++i) {
+      const char *bytes = static_cast<const char *>(params[i]);
+      l.arguments.insert(l.arguments.end(), bytes, bytes + layout->second[i]);
+    }
   driver().launches.push_back(l);
   return CUDA_SUCCESS;
 }
+
+namespace {
 
 template <typename T>
 CUresult fill(const char *call, CUdeviceptr dst, T value, size_t count,
@@ -570,10 +582,11 @@ CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute,
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridX, unsigned int gridY,
                         unsigned int gridZ, unsigned int blockX,
                         unsigned int blockY, unsigned int blockZ,
-                        unsigned int smem, CUstream stream, void **, void **) {
+                        unsigned int smem, CUstream stream, void **params,
+                        void **) {
   ENTER("cuLaunchKernel");
   return launch(f, {gridX, gridY, gridZ}, {blockX, blockY, blockZ}, {1, 1, 1},
-                smem, stream);
+                smem, stream, params);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **,
@@ -589,7 +602,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **,
   }
   return launch(f, {config->gridDimX, config->gridDimY, config->gridDimZ},
                 {config->blockDimX, config->blockDimY, config->blockDimZ},
-                cluster, config->sharedMemBytes, config->hStream);
+                cluster, config->sharedMemBytes, config->hStream, nullptr);
 }
 
 CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t size, CUstream stream) {

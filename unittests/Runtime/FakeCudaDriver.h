@@ -72,6 +72,9 @@ struct CUmod_st {
   const void *image;
   int jitOptimizationLevel; // -1: no CU_JIT_OPTIMIZATION_LEVEL option
 };
+struct CUgraph_st;
+struct CUgraphNode_st;
+struct CUgraphExec_st;
 struct CUfunc_st {
   CUmodule module;
   std::string name;
@@ -86,6 +89,10 @@ struct Launch {
   CUstream stream;
   CUcontext context; // current during the launch
   unsigned grid[3], block[3], cluster[3], smem;
+  // The argument bytes, for a kernel whose parameter sizes the test gave
+  // (Driver::kernelParams).
+  std::vector<char> arguments;
+  bool fromGraph = false; // a kernel node of a launched graph
 };
 
 // Records and waits share one count (`order`), so a test can tell which
@@ -155,6 +162,13 @@ struct Driver {
   };
   std::map<uintptr_t, HostRegistration> registeredHostMemory;
   std::vector<TensorMapRequest> tensorMaps;
+  // Graphs (FakeCudaGraphs.cpp): the parameter sizes of each kernel by name,
+  // which cuFuncGetParamInfo answers (a kernel not listed has none it can
+  // tell: CUDA_ERROR_INVALID_VALUE), and what was done with graphs.
+  std::map<std::string, std::vector<size_t>> kernelParams;
+  int graphsLive = 0;     // created and not destroyed
+  int graphExecsLive = 0; // instantiated and not destroyed
+  int graphLaunches = 0;
 
   int count(const std::string &call) const {
     auto it = calls.find(call);

@@ -108,6 +108,57 @@ SDFGRT_EXPORT int32_t sdfgrtGetLastErrorCode(void);
  * failed). */
 SDFGRT_EXPORT void sdfgrtClearError(void);
 
+/*===----------------------------------------------------------------------===*\
+|* Graph mode                                                                 *|
+\*===----------------------------------------------------------------------===*/
+
+/* sdfgrtBeginCall for a program compiled in graph mode (`graph-mode`): the
+ * outermost such call records its GPU work instead of enqueuing it, and at
+ * each point where the host needs it (a host sync, an operation graph mode
+ * does not record, the end of the call) launches it on the caller's stream
+ * as one CUDA graph. The graph of each such segment is cached per program,
+ * context and position in the call: a later call that records the same
+ * operations launches the cached graph; one whose operations differ only in
+ * their arguments (buffers, sizes, scalars) updates the cached graph's nodes
+ * in place; one of another shape builds the segment's graph again. `program`
+ * is the program's name, a constant string. The call runs eagerly, as with
+ * sdfgrtBeginCall, when graph mode is off for the program
+ * (sdfgrtSetGraphMode), when the caller's stream is being captured (the work
+ * goes into the caller's graph), when another thread is in a call of the same
+ * program, and on HIP. */
+SDFGRT_EXPORT void sdfgrtBeginGraphCall(const char *program);
+
+/* Turns graph mode off (mode 0) or on (1) for the calls of `program` that
+ * begin after it, or of every program if `program` is NULL (which also
+ * forgets the per-program settings). Only programs compiled in graph mode
+ * are affected; on is their default. */
+SDFGRT_EXPORT void sdfgrtSetGraphMode(const char *program, int32_t mode);
+
+/* The most programs whose graphs the runtime keeps per context (default
+ * 16, at least 1): when a new one is needed, the least recently used one not
+ * in a call is released. Each program keeps its executable graphs and, for
+ * its transients, one buffer per allocation it makes in a call (taken from
+ * the device's current stream-ordered pool, on the caller's stream, and
+ * kept across calls). */
+SDFGRT_EXPORT void sdfgrtSetGraphCacheLimit(int32_t programsPerContext);
+
+/* Releases the graphs and transient buffers of every program of the
+ * context of `stream` that no thread is calling: the buffers are freed on
+ * `stream` after the programs' last calls. Returns 0 or the error code. */
+SDFGRT_EXPORT int32_t sdfgrtReleaseGraphs(void *stream);
+
+/* Process-wide counts of what graph mode did. */
+typedef struct sdfgrtGraphStats {
+  int64_t builds;       /* segment graphs built and instantiated */
+  int64_t updates;      /* launches after updating nodes in place */
+  int64_t nodesUpdated; /* nodes updated in place */
+  int64_t replays;      /* launches of a cached graph as it was */
+  int64_t eagerCalls;   /* graph-mode calls that ran eagerly (in part) */
+  int64_t programs;     /* programs whose graphs are kept now */
+  int64_t bufferBytes;  /* bytes of transient buffers kept now */
+} sdfgrtGraphStats;
+SDFGRT_EXPORT void sdfgrtGetGraphStats(sdfgrtGraphStats *stats);
+
 /* Number of (module, context) loads performed so far (unloading does not
  * decrease it): kernels are loaded lazily, in the context of the stream that
  * first launches them (HIP: its device), once per module and context. A

@@ -349,4 +349,6 @@ inline bool launchClusterKernel(const Symbols &symbols, Function function,
 } // namespace vendor
 } // namespace sdfgrt
 
+#include "CudaGraphVendor.h"
+
 #endif // SDFGSTREAM_LIB_RUNTIME_CUDA_CUDAVENDOR_H

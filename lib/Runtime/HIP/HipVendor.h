@@ -229,4 +229,6 @@ bool copyTensorMapToDevice(const Symbols &symbols, const TensorMap &map,
 } // namespace vendor
 } // namespace sdfgrt
 
+#include "HipGraphVendor.h"
+
 #endif // SDFGSTREAM_LIB_RUNTIME_HIP_HIPVENDOR_H

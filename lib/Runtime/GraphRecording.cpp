@@ -1,0 +1,285 @@
+//===- GraphRecording.cpp - Graph mode: recording a call's GPU work -------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A graph-mode call (sdfgrtBeginGraphCall) records the kernel launches,
+// dense copies and memsets and the allocations and frees of its program,
+// instead of enqueuing them, until something needs them to have run: an
+// operation graph mode does not record (it calls startOperation, which
+// launches the recording first), a host sync (the same), or the end of the
+// call. Each such run of recorded operations is one segment, numbered in the
+// call; GraphCache.cpp launches it as a graph. A call whose operations go
+// to more than one stream, or any stream graph mode cannot use (a default
+// stream, one of a context that is not current, one being captured), runs
+// eagerly from there on: the operations are the same, only not cached.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Runtime/SDFGRuntime.h"
+
+#include "GraphShared.h"
+
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+using namespace sdfgrt;
+
+namespace {
+
+/// The graph-mode call of the calling thread.
+struct GraphCall {
+  const char *program = nullptr;
+  // Set at the first recorded operation.
+  const Symbols *symbols = nullptr;
+  ProgramGraphs *graphs = nullptr;
+  Stream stream{};
+  Context context = kNoContext;
+  size_t segment = 0;     // number of the segment being recorded
+  size_t allocations = 0; // allocations made in the call so far
+  RecordedOps recorded;
+};
+thread_local GraphCall graphCall;
+
+/// Whether graph mode is on for a program (sdfgrtSetGraphMode).
+struct GraphModeSettings {
+  std::mutex mutex;
+  std::atomic<bool> anySetting{false};
+  bool defaultOn = true;
+  std::unordered_map<std::string, bool> programs;
+
+  bool isOn(const char *program) {
+    if (!anySetting.load(std::memory_order_acquire))
+      return true;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = programs.find(program);
+    return it == programs.end() ? defaultOn : it->second;
+  }
+};
+
+GraphModeSettings &graphModeSettings() {
+  static GraphModeSettings *instance = new GraphModeSettings;
+  return *instance;
+}
+
+/// Graph mode is off for the rest of the call; it goes on eagerly.
+void stopRecording() {
+  if (threadState.graphCall)
+    countEagerGraphCall();
+  threadState.graphCall = false;
+}
+
+/// Starts a recorded operation: false if the call has failed (the
+/// operation is skipped, as any after a failure).
+bool startRecordedOperation() {
+  if (threadState.callError != 0)
+    return false;
+  threadState.operationFailed = false;
+  ++threadState.counters.operations;
+  return true;
+}
+
+/// Makes `rawStream` the stream the call records for, at its first
+/// operation (taking the program's graphs), or checks that it is that
+/// stream. False if the call must go on eagerly (graph mode stopped), or on
+/// a failure (recorded).
+bool attach(void *rawStream) {
+  Stream stream = static_cast<Stream>(rawStream);
+  if (graphCall.graphs) {
+    if (stream == graphCall.stream)
+      return true;
+    // A second stream (concurrent slots): what was recorded runs, the rest
+    // of the call eagerly.
+    if (threadState.graphPending)
+      flushGraphSegment();
+    stopRecording();
+    return false;
+  }
+  const Symbols *symbols = vendorSymbols();
+  Context current = kNoContext, context = kNoContext;
+  bool capturing = false;
+  ContextRef ref;
+  if (!vendor::kHasGraphs || !symbols ||
+      reinterpret_cast<uintptr_t>(rawStream) <= 2 ||
+      !vendor::currentContext(*symbols, current) ||
+      !vendor::streamContext(*symbols, stream, context) ||
+      context != current || !isCapturing(*symbols, stream, capturing) ||
+      capturing || !identify(*symbols, context, ref) ||
+      !checkOutProgram(*symbols, graphCall.program, ref, stream,
+                       graphCall.graphs) ||
+      !graphCall.graphs) {
+    // Eagerly, as without graph mode (a caller's capture records the
+    // operations); a failure above is the call's.
+    stopRecording();
+    return false;
+  }
+  threadState.graphHeld = true;
+  graphCall.symbols = symbols;
+  graphCall.stream = stream;
+  graphCall.context = context;
+  return true;
+}
+
+GraphOp &appendOp(GraphOp::Kind kind) {
+  graphCall.recorded.ops.push_back(GraphOp{});
+  GraphOp &op = graphCall.recorded.ops.back();
+  op.kind = kind;
+  threadState.graphPending = true;
+  return op;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The hooks
+//===----------------------------------------------------------------------===//
+
+bool sdfgrt::recordGraphLaunch(void *function, const unsigned (&grid)[3],
+                               const unsigned (&block)[3], unsigned smem,
+                               void *stream, void **params, size_t count) {
+  if (!startRecordedOperation())
+    return true;
+  if (!function || !attach(stream))
+    return false;
+  const std::vector<uint32_t> *sizes = kernelParamSizes(
+      *graphCall.symbols, function, graphCall.context, count);
+  if (!sizes) {
+    if (threadState.operationFailed)
+      return true;
+    // The driver cannot tell the sizes: this launch, and the rest of the
+    // call, eagerly.
+    if (threadState.graphPending)
+      flushGraphSegment();
+    stopRecording();
+    return false;
+  }
+  GraphOp &op = appendOp(GraphOp::Kind::Kernel);
+  op.function = function;
+  std::memcpy(op.grid, grid, sizeof(op.grid));
+  std::memcpy(op.block, block, sizeof(op.block));
+  op.smem = smem;
+  op.paramSizes = sizes;
+  std::vector<char> &arguments = graphCall.recorded.arguments;
+  op.argumentsBegin = static_cast<uint32_t>(arguments.size());
+  for (size_t i = 0; i < count; ++i) {
+    const char *bytes = static_cast<const char *>(params[i]);
+    arguments.insert(arguments.end(), bytes, bytes + (*sizes)[i]);
+  }
+  op.argumentsBytes =
+      static_cast<uint32_t>(arguments.size()) - op.argumentsBegin;
+  return true;
+}
+
+bool sdfgrt::recordGraphCopy(void *dst, const void *src, size_t bytes,
+                             void *stream) {
+  if (!startRecordedOperation())
+    return true;
+  if (!attach(stream))
+    return false;
+  GraphOp &op = appendOp(GraphOp::Kind::Copy);
+  op.dst = dst;
+  op.src = src;
+  op.bytes = bytes;
+  return true;
+}
+
+bool sdfgrt::recordGraphSet(void *dst, uint32_t value, unsigned elementSize,
+                            size_t count, void *stream) {
+  if (!startRecordedOperation())
+    return true;
+  if (!attach(stream))
+    return false;
+  GraphOp &op = appendOp(GraphOp::Kind::Set);
+  op.dst = dst;
+  op.value = value;
+  op.elementSize = elementSize;
+  op.count = count;
+  return true;
+}
+
+bool sdfgrt::recordGraphAlloc(size_t bytes, void *stream, void *&pointer) {
+  if (!startRecordedOperation())
+    return true;
+  if (!attach(stream))
+    return false;
+  // Enqueued now, ahead of the recorded operations, which cannot use it.
+  if (!programBuffer(*graphCall.symbols, *graphCall.graphs,
+                     graphCall.allocations++, bytes, graphCall.stream,
+                     pointer))
+    pointer = nullptr;
+  return true;
+}
+
+bool sdfgrt::recordGraphFree(void *pointer) {
+  if (!graphCall.graphs || !isProgramBuffer(*graphCall.graphs, pointer))
+    return false;
+  // The buffer stays the program's, for its next call (also once the call
+  // went on eagerly).
+  startRecordedOperation();
+  return true;
+}
+
+bool sdfgrt::flushGraphSegment() {
+  threadState.graphPending = false;
+  if (graphCall.recorded.empty())
+    return true;
+  bool launched =
+      launchSegment(*graphCall.symbols, *graphCall.graphs, graphCall.segment++,
+                    graphCall.recorded, graphCall.stream, graphCall.context);
+  graphCall.recorded.clear();
+  return launched;
+}
+
+void sdfgrt::endGraphCall() {
+  if (!graphCall.program)
+    return;
+  if (threadState.graphPending) {
+    if (threadState.callError == 0 && startRecordedOperation())
+      flushGraphSegment();
+    threadState.graphPending = false;
+  }
+  if (graphCall.graphs)
+    withoutRecordingFailures([] {
+      checkInProgram(*graphCall.symbols, *graphCall.graphs, graphCall.stream);
+    });
+  threadState.graphCall = false;
+  threadState.graphHeld = false;
+  graphCall = GraphCall{};
+}
+
+void sdfgrt::forgetGraphCallForTesting() {
+  threadState.graphCall = false;
+  threadState.graphPending = false;
+  threadState.graphHeld = false;
+  graphCall = GraphCall{};
+}
+
+//===----------------------------------------------------------------------===//
+// C ABI
+//===----------------------------------------------------------------------===//
+
+void sdfgrtBeginGraphCall(const char *program) {
+  bool outermost = threadState.callDepth == 0;
+  sdfgrtBeginCall();
+  if (!outermost || !program)
+    return;
+  graphCall = GraphCall{};
+  graphCall.program = program;
+  threadState.graphPending = false;
+  threadState.graphCall = graphModeSettings().isOn(program);
+}
+
+void sdfgrtSetGraphMode(const char *program, int32_t mode) {
+  GraphModeSettings &settings = graphModeSettings();
+  std::lock_guard<std::mutex> lock(settings.mutex);
+  if (!program) {
+    settings.programs.clear();
+    settings.defaultOn = mode != 0;
+  } else {
+    settings.programs[program] = mode != 0;
+  }
+  settings.anySetting.store(true, std::memory_order_release);
+}

@@ -1,0 +1,152 @@
+//===- GraphShared.h - What graph mode's two files share --------*- C++ -*-===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Graph mode is split in two: GraphRecording.cpp turns the GPU operations of
+// a graph-mode call into recorded segments (the calling thread's state, the
+// hooks the entry points call), GraphCache.cpp keeps what each program's
+// segments became (executable graphs per program, context and segment, the
+// program's transient buffers) and builds, updates and launches them. This
+// header is the interface between the two.
+//
+// Why the runtime and not a capture of the caller's stream: a capture would
+// enqueue every operation again on each call (the host cost graph mode is
+// there to save) and would give the transients new addresses in each graph;
+// recording costs a copy of each operation's arguments, and the transients
+// are the program's own buffers, the same in every call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDFGSTREAM_LIB_RUNTIME_GRAPHSHARED_H
+#define SDFGSTREAM_LIB_RUNTIME_GRAPHSHARED_H
+
+#include "RuntimeShared.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace sdfgrt {
+
+/// One recorded GPU operation of a segment.
+struct GraphOp {
+  enum class Kind : uint8_t { Kernel, Copy, Set };
+  Kind kind;
+  // Kernel: the FunctionRecord, the launch shape, the parameter sizes (the
+  // FunctionRecord's, so comparing the pointers compares the layouts) and
+  // where the argument bytes are in RecordedOps::arguments.
+  void *function;
+  unsigned grid[3], block[3], smem;
+  const std::vector<uint32_t> *paramSizes;
+  uint32_t argumentsBegin, argumentsBytes;
+  // Copy (dst, src, bytes) and set (dst, value, elementSize, count).
+  void *dst;
+  const void *src;
+  size_t bytes;
+  uint32_t value;
+  unsigned elementSize;
+  size_t count;
+
+  /// Whether a graph built for `other` has a node that can take this op's
+  /// arguments in place: the same kind and, for kernels, the same function.
+  bool sameNode(const GraphOp &other) const {
+    return kind == other.kind && function == other.function &&
+           paramSizes == other.paramSizes;
+  }
+};
+
+/// The operations of one segment, in the order they were enqueued.
+struct RecordedOps {
+  std::vector<GraphOp> ops;
+  std::vector<char> arguments;
+
+  bool empty() const { return ops.empty(); }
+  void clear() {
+    ops.clear();
+    arguments.clear();
+  }
+  /// Whether op `i` of this and of `other` would run the same work
+  /// (`sameNode` and the same arguments).
+  bool sameOp(size_t i, const RecordedOps &other) const {
+    const GraphOp &a = ops[i], &b = other.ops[i];
+    if (!a.sameNode(b))
+      return false;
+    switch (a.kind) {
+    case GraphOp::Kind::Kernel:
+      return std::memcmp(a.grid, b.grid, sizeof(a.grid)) == 0 &&
+             std::memcmp(a.block, b.block, sizeof(a.block)) == 0 &&
+             a.smem == b.smem && a.argumentsBytes == b.argumentsBytes &&
+             std::memcmp(arguments.data() + a.argumentsBegin,
+                         other.arguments.data() + b.argumentsBegin,
+                         a.argumentsBytes) == 0;
+    case GraphOp::Kind::Copy:
+      return a.dst == b.dst && a.src == b.src && a.bytes == b.bytes;
+    case GraphOp::Kind::Set:
+      return a.dst == b.dst && a.value == b.value &&
+             a.elementSize == b.elementSize && a.count == b.count;
+    }
+    return false;
+  }
+};
+
+/// The graphs and transient buffers of one program in one context
+/// (GraphCache.cpp); a thread's graph-mode call holds it from its first GPU
+/// operation to its end.
+struct ProgramGraphs;
+
+/// Takes `program`'s graphs in `context` (current) for the calling thread's
+/// call on `stream`, making them if needed (and releasing the least recently
+/// used program's beyond the limit); null, with nothing recorded, if another
+/// thread holds them: that call runs eagerly. If the program's last call was
+/// on another stream, `stream` waits for it first (its buffers are reused).
+/// False on a vendor failure (recorded).
+bool checkOutProgram(const Symbols &symbols, const char *program,
+                     const ContextRef &context, Stream stream,
+                     ProgramGraphs *&graphs);
+
+/// Gives `graphs` back at the end of the call on `stream`: marks the end of
+/// the call's work there, which the next call on another stream and the
+/// release of the buffers wait for.
+void checkInProgram(const Symbols &symbols, ProgramGraphs &graphs,
+                    Stream stream);
+
+/// The program's transient buffer number `index` of at least `bytes`,
+/// allocated (or grown) on `stream`, which is the call's.
+bool programBuffer(const Symbols &symbols, ProgramGraphs &graphs,
+                   size_t index, size_t bytes, Stream stream, void *&pointer);
+
+/// Whether `pointer` is one of the program's transient buffers (freeing it
+/// in a call frees nothing: the buffer stays for the next call).
+bool isProgramBuffer(const ProgramGraphs &graphs, const void *pointer);
+
+/// Runs segment number `index` of the call, `ops`, on `stream` in
+/// `context` (current): launches the cached graph, after updating the nodes
+/// whose arguments changed, or builds it anew; false on a failure
+/// (recorded; the segment's cache entry is dropped, not left half built).
+bool launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
+                   size_t index, const RecordedOps &ops, Stream stream,
+                   Context context);
+
+/// The vendor function of the FunctionRecord `function` in `context` (the
+/// current one), loading its module there first if needed (Modules.cpp).
+bool resolveKernel(const Symbols &symbols, void *function, Context context,
+                   vendor::Function &handle);
+
+/// The parameter sizes of the FunctionRecord `function`, which takes
+/// `count` parameters, asked of the driver once (in `context`, current);
+/// null if the driver cannot tell, or on a failure (recorded).
+const std::vector<uint32_t> *kernelParamSizes(const Symbols &symbols,
+                                              void *function, Context context,
+                                              size_t count);
+
+/// Counts a graph-mode call that ran eagerly, in part or whole.
+void countEagerGraphCall();
+
+/// Forgets the calling thread's graph-mode call (GraphRecording.cpp).
+void forgetGraphCallForTesting();
+
+} // namespace sdfgrt
+
+#endif // SDFGSTREAM_LIB_RUNTIME_GRAPHSHARED_H

@@ -1,0 +1,304 @@
+//===- GraphModeTest.cpp - Graph mode against the fake driver -------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Graph mode (GraphRecording.cpp, GraphCache.cpp) on the fake CUDA driver,
+// with a program written the way generated code calls the runtime: a
+// transient, a copy in, two kernels, a memset, a copy out. The fake runs
+// copies and memsets on host memory and keeps each kernel launch's
+// argument bytes, so a test sees what each call computed and whether it
+// came from a graph.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Runtime/SDFGRuntime.h"
+
+#include "FakeDriverTest.h"
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using fakecuda::driver;
+
+namespace {
+
+const char kCubin[] = "fake cubin";
+constexpr size_t kElements = 64;
+
+class GraphModeTest : public TwoContextTest {
+protected:
+  void SetUp() override {
+    TwoContextTest::SetUp();
+    driver().kernelParams["scale"] = {sizeof(void *), sizeof(float),
+                                      sizeof(int64_t)};
+    driver().kernelParams["add"] = {sizeof(void *), sizeof(void *)};
+    module = mgpuModuleLoad(const_cast<char *>(kCubin), sizeof(kCubin));
+    scale = mgpuModuleGetFunction(module, "scale");
+    add = mgpuModuleGetFunction(module, "add");
+    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxPushCurrent(contextA), CUDA_SUCCESS);
+    for (size_t i = 0; i < kElements; ++i)
+      input[i] = float(i);
+  }
+
+  void TearDown() override {
+    mgpuModuleUnload(module);
+    TwoContextTest::TearDown();
+  }
+
+  struct Options {
+    float factor = 2.0f;
+    float *device = nullptr; // defaults to deviceA
+    bool secondKernel = true;
+    bool syncInTheMiddle = false;
+    const char *program = "prog";
+  };
+
+  int32_t call(void *stream) { return call(stream, Options()); }
+
+  /// One call of the program, as generated code makes it.
+  int32_t call(void *stream, Options options) {
+    float *device = options.device ? options.device : deviceA;
+    sdfgrtBeginGraphCall(options.program);
+    void *transient = mgpuMemAlloc(kElements * sizeof(float), stream, false);
+    lastTransient = transient;
+    mgpuMemcpy(device, input, sizeof(input), stream);
+    int64_t n = kElements;
+    void *scaleArgs[] = {&device, &options.factor, &n};
+    mgpuLaunchKernel(scale, 1, 1, 1, 64, 1, 1, 0, stream, scaleArgs, nullptr,
+                     3);
+    mgpuMemset32(transient, 7, kElements, stream);
+    if (options.syncInTheMiddle) {
+      mgpuMemcpy(output, transient, sizeof(output), stream);
+      mgpuStreamSynchronize(stream);
+      // The host reads what the first segment copied back.
+      options.factor = output[0];
+      mgpuLaunchKernel(scale, 1, 1, 1, 64, 1, 1, 0, stream, scaleArgs, nullptr,
+                       3);
+    }
+    if (options.secondKernel) {
+      void *addArgs[] = {&device, &transient};
+      mgpuLaunchKernel(add, 1, 1, 1, 64, 1, 1, 0, stream, addArgs, nullptr, 2);
+    }
+    mgpuMemcpy(output, device, sizeof(output), stream);
+    mgpuMemFree(transient, stream);
+    return sdfgrtEndCall();
+  }
+
+  static sdfgrtGraphStats stats() {
+    sdfgrtGraphStats result{};
+    sdfgrtGetGraphStats(&result);
+    return result;
+  }
+
+  /// The float argument of the last launch of `scale`.
+  static float lastFactor() {
+    for (auto it = driver().launches.rbegin(); it != driver().launches.rend();
+         ++it)
+      if (it->kernel == "scale") {
+        float factor;
+        std::memcpy(&factor, it->arguments.data() + sizeof(void *),
+                    sizeof(factor));
+        return factor;
+      }
+    return -1;
+  }
+
+  /// What a 32-bit memset of `bits` leaves in a float.
+  static float floatWithBits(uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
+  }
+
+  void *module = nullptr, *scale = nullptr, *add = nullptr;
+  void *lastTransient = nullptr;
+  float input[kElements], output[kElements] = {};
+  float deviceA[kElements] = {}, deviceB[kElements] = {};
+};
+
+TEST_F(GraphModeTest, FirstCallBuildsTheGraphLaterCallsReplayIt) {
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(driver().graphLaunches, 1);
+  void *firstTransient = lastTransient;
+  for (int i = 0; i < 3; ++i) {
+    std::fill(output, output + kElements, -1.0f);
+    input[0] = float(100 + i);
+    ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+    // The copies ran (from the graph): the new input came back out.
+    EXPECT_EQ(output[0], float(100 + i));
+  }
+  sdfgrtGraphStats s = stats();
+  EXPECT_EQ(s.builds, 1);
+  EXPECT_EQ(s.replays, 3);
+  EXPECT_EQ(s.updates, 0);
+  EXPECT_EQ(driver().graphLaunches, 4);
+  // Every kernel ran from a graph, none was launched on its own; the
+  // transient is the program's buffer, allocated once and never freed.
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 0);
+  EXPECT_EQ(driver().launches.size(), 8u);
+  for (const fakecuda::Launch &launch : driver().launches)
+    EXPECT_TRUE(launch.fromGraph);
+  EXPECT_EQ(lastTransient, firstTransient);
+  EXPECT_EQ(driver().count("cuMemAllocAsync"), 1);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 0);
+  EXPECT_EQ(s.bufferBytes, int64_t(kElements * sizeof(float)));
+  EXPECT_EQ(driver().lastMemoryStream, streamA);
+}
+
+TEST_F(GraphModeTest, NewArgumentsUpdateTheNodesInPlace) {
+  ASSERT_EQ(call(streamA), 0);
+  Options other;
+  other.factor = 3.0f;
+  other.device = deviceB;
+  ASSERT_EQ(call(streamA, other), 0) << sdfgrtGetLastError();
+  sdfgrtGraphStats s = stats();
+  EXPECT_EQ(s.builds, 1);
+  EXPECT_EQ(s.updates, 1);
+  // Both copies and both kernels name the other buffer; the memset not.
+  EXPECT_EQ(s.nodesUpdated, 4);
+  EXPECT_EQ(lastFactor(), 3.0f);
+  EXPECT_EQ(deviceB[5], 5.0f);
+  EXPECT_EQ(driver().count("cuGraphExecKernelNodeSetParams"), 2);
+  EXPECT_EQ(driver().count("cuGraphExecMemcpyNodeSetParams"), 2);
+  EXPECT_EQ(driver().count("cuGraphExecMemsetNodeSetParams"), 0);
+  // And back: an update again, still no new graph.
+  ASSERT_EQ(call(streamA), 0);
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(stats().updates, 2);
+  EXPECT_EQ(lastFactor(), 2.0f);
+}
+
+TEST_F(GraphModeTest, AnotherShapeBuildsTheGraphAgain) {
+  ASSERT_EQ(call(streamA), 0);
+  Options shorter;
+  shorter.secondKernel = false;
+  ASSERT_EQ(call(streamA, shorter), 0);
+  EXPECT_EQ(stats().builds, 2);
+  EXPECT_EQ(driver().graphExecsLive, 1);
+  EXPECT_EQ(driver().graphsLive, 1);
+  EXPECT_EQ(driver().launches.back().kernel, "scale");
+}
+
+TEST_F(GraphModeTest, AHostSyncEndsASegment) {
+  Options split;
+  split.syncInTheMiddle = true;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(call(streamA, split), 0) << sdfgrtGetLastError();
+    // The host read the memset's value after the sync, and passed it to the
+    // second segment's kernel: the first segment had run when the stream
+    // was synchronized (without that, it would read the stale 0).
+    std::fill(output, output + kElements, 0.0f);
+    EXPECT_EQ(lastFactor(), floatWithBits(7));
+  }
+  EXPECT_EQ(driver().count("cuStreamSynchronize"), 2);
+  sdfgrtGraphStats s = stats();
+  EXPECT_EQ(s.builds, 2); // one graph per segment
+  EXPECT_EQ(s.replays, 2);
+  EXPECT_EQ(driver().graphLaunches, 4);
+}
+
+TEST_F(GraphModeTest, ACapturingStreamGetsTheWorkEagerly) {
+  streamA->capturing = true;
+  streamA->captureId = 9;
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  fakecuda::endCapture(9);
+  EXPECT_EQ(stats().builds, 0);
+  EXPECT_EQ(stats().eagerCalls, 1);
+  EXPECT_EQ(driver().graphLaunches, 0);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 2);
+  // An ordinary transient, freed in the call.
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 1);
+}
+
+TEST_F(GraphModeTest, ModeOffRunsEagerly) {
+  sdfgrtSetGraphMode("prog", 0);
+  ASSERT_EQ(call(streamA), 0);
+  EXPECT_EQ(driver().graphLaunches, 0);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 2);
+  Options other;
+  other.program = "other";
+  ASSERT_EQ(call(streamA, other), 0);
+  EXPECT_EQ(driver().graphLaunches, 1);
+  sdfgrtSetGraphMode(nullptr, 1);
+  ASSERT_EQ(call(streamA), 0);
+  EXPECT_EQ(driver().graphLaunches, 2);
+}
+
+TEST_F(GraphModeTest, AFailedBuildLeavesNoCacheEntry) {
+  driver().failingCall = "cuGraphInstantiate";
+  driver().failure = CUDA_ERROR_OUT_OF_MEMORY;
+  EXPECT_EQ(call(streamA), CUDA_ERROR_OUT_OF_MEMORY);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find("cuGraphInstantiate"),
+            std::string::npos);
+  EXPECT_EQ(driver().graphsLive, 0);
+  EXPECT_EQ(driver().graphExecsLive, 0);
+  driver().failingCall.clear();
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(stats().replays, 0);
+  EXPECT_EQ(output[3], 3.0f);
+}
+
+TEST_F(GraphModeTest, ACallOnAnotherStreamWaitsForTheLastOne) {
+  ASSERT_EQ(call(streamA), 0);
+  CUstream other = fakecuda::createStream(contextA);
+  ASSERT_EQ(call(other), 0) << sdfgrtGetLastError();
+  ASSERT_FALSE(driver().waits.empty());
+  const fakecuda::StreamWait &wait = driver().waits.back();
+  EXPECT_EQ(wait.stream, other);
+  EXPECT_EQ(wait.eventStream, streamA);
+  EXPECT_EQ(stats().replays, 1);
+}
+
+TEST_F(GraphModeTest, TheCacheKeepsAtMostItsLimit) {
+  sdfgrtSetGraphCacheLimit(1);
+  ASSERT_EQ(call(streamA), 0);
+  Options other;
+  other.program = "other";
+  ASSERT_EQ(call(streamA, other), 0);
+  sdfgrtGraphStats s = stats();
+  EXPECT_EQ(s.programs, 1);
+  // The first program's graph and buffer went, its buffer freed on the
+  // stream after waiting for its last call.
+  EXPECT_EQ(driver().graphExecsLive, 1);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 1);
+  EXPECT_EQ(s.bufferBytes, int64_t(kElements * sizeof(float)));
+  EXPECT_EQ(sdfgrtReleaseGraphs(streamA), 0);
+  EXPECT_EQ(stats().programs, 0);
+  EXPECT_EQ(stats().bufferBytes, 0);
+  EXPECT_EQ(driver().graphExecsLive, 0);
+  EXPECT_EQ(driver().graphsLive, 0);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), 2);
+}
+
+TEST_F(GraphModeTest, WithoutParameterSizesKernelsRunEagerly) {
+  driver().kernelParams.erase("scale");
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  // The copy before the first kernel ran as a graph, the rest eagerly.
+  EXPECT_EQ(driver().graphLaunches, 1);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 2);
+  EXPECT_EQ(stats().eagerCalls, 1);
+  EXPECT_EQ(output[9], 9.0f);
+}
+
+TEST_F(GraphModeTest, ACallOfTheSameProgramOnAnotherThreadRunsEagerly) {
+  // This thread holds the program's graphs from its first operation on.
+  sdfgrtBeginGraphCall("prog");
+  void *transient = mgpuMemAlloc(64, streamA, false);
+  std::thread other([&] {
+    ASSERT_EQ(cuCtxPushCurrent(contextA), CUDA_SUCCESS);
+    EXPECT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  });
+  other.join();
+  mgpuMemFree(transient, streamA);
+  EXPECT_EQ(sdfgrtEndCall(), 0);
+  EXPECT_EQ(stats().eagerCalls, 1);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 2);
+}
+
+} // namespace
