@@ -70,7 +70,9 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   pm.addPass(createCanonicalizerPass(foldOnly, /*disabledPatterns=*/{},
                                      /*enabledPatterns=*/{"fold-only"}));
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createConvertSDFGToFunc());
+  ConvertSDFGToFuncOptions funcOptions;
+  funcOptions.graphMode = options.graphMode;
+  pm.addPass(createConvertSDFGToFunc(funcOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -6,11 +6,11 @@
 
 // OFF-NOT: sdfgrtTimer
 
-// CHECK: @__sdfgrt_timer_scale = private constant [6 x i8] c"scale\00"
+// CHECK: @__sdfgrt_program_scale = private constant [6 x i8] c"scale\00"
 // CHECK-LABEL: define dso_local i32 @scale(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: call void @sdfgrtBeginCall()
-// CHECK: %[[T:[0-9]+]] = call ptr @sdfgrtTimerBegin(ptr @__sdfgrt_timer_scale)
+// CHECK: %[[T:[0-9]+]] = call ptr @sdfgrtTimerBegin(ptr @__sdfgrt_program_scale)
 // CHECK: call void @sdfgrtTimerRecordBegin(ptr %[[T]], ptr %[[S]])
 // CHECK: call void @mgpuLaunchKernel({{.*}}, ptr %[[S]], ptr %{{.*}}, ptr null, i64 {{[0-9]+}})
 // CHECK: call void @sdfgrtTimerRecordEnd(ptr %[[T]], ptr %[[S]])

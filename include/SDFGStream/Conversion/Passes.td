@@ -34,13 +34,26 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
     returns the call's status the same way, its `func.call`s getting the
     (ignored) `i32` result.
 
+    Graph mode: a program marked `sdfg.graph_mode` (or every program, with
+    `graph-mode=true`) opens its calls with `sdfgrtBeginGraphCall("name")`
+    instead, its name a private constant string: the runtime then records
+    the call's GPU work and launches it as cached CUDA graphs, one per run
+    of work between host syncs (docs/guide.md, Graph mode). Nested programs
+    are part of their caller's graphs.
+
     Example: `sdfg.sdfg @p(%A: memref<4xf32>, %s: !sdfg.stream {...})`
     becomes `func.func @p(%A: memref<4xf32>, %s: !sdfg.stream {...}) -> i32
     attributes {llvm.emit_c_interface, sdfg.num_streams = 1 : i64,
     sdfg.program}`.
   }];
+  let options = [
+    Option<"graphMode", "graph-mode", "bool", /*default=*/"false",
+           "Open every program's calls in graph mode (as the "
+           "sdfg.graph_mode attribute does for one program)">
+  ];
   let dependentDialects = [
-    "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"
+    "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 

@@ -83,6 +83,12 @@ struct LowerToGpuPipelineOptions
                      "concurrently, forked from and joined to the caller's "
                      "stream (add-external-gpu-stream concurrent-streams)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> graphMode{
+      *this, "graph-mode",
+      llvm::cl::desc("Launch each program call's GPU work between host syncs "
+                     "as cached CUDA graphs (convert-sdfg-to-func "
+                     "graph-mode; on HIP the calls run eagerly)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> testOmitHostSyncs{
       *this, "test-omit-host-syncs",
       llvm::cl::desc("Test only: insert no host syncs (insert-host-syncs "

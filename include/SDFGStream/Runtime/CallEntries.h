@@ -36,12 +36,16 @@ constexpr bool isRuntimeEntry(llvm::StringLiteral name) {
 
 /// `void sdfgrtBeginCall(void)`: a program call starts.
 constexpr llvm::StringLiteral kBeginCallEntry("sdfgrtBeginCall");
+/// `void sdfgrtBeginGraphCall(const char *program)`: a program call in graph
+/// mode starts.
+constexpr llvm::StringLiteral kBeginGraphCallEntry("sdfgrtBeginGraphCall");
 /// `int32_t sdfgrtEndCall(void)`: it ends; its status.
 constexpr llvm::StringLiteral kEndCallEntry("sdfgrtEndCall");
 /// `int32_t sdfgrtCallStatus(void)`: the status of the call so far.
 constexpr llvm::StringLiteral kCallStatusEntry("sdfgrtCallStatus");
 
 static_assert(isRuntimeEntry(kBeginCallEntry) &&
+                  isRuntimeEntry(kBeginGraphCallEntry) &&
                   isRuntimeEntry(kEndCallEntry) &&
                   isRuntimeEntry(kCallStatusEntry),
               "a call entry is missing from RuntimeEntries.def");

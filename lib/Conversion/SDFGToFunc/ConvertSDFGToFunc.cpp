@@ -9,6 +9,8 @@
 
 #include "SDFGStream/Runtime/CallEntries.h"
 
+#include "../SDFGToLLVM/RuntimeCalls.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -24,6 +26,7 @@ using namespace mlir::sdfg;
 
 /// Runtime entry points that bracket a program call.
 static constexpr StringLiteral kBeginCall = kBeginCallEntry;
+static constexpr StringLiteral kBeginGraphCall = kBeginGraphCallEntry;
 static constexpr StringLiteral kEndCall = kEndCallEntry;
 
 namespace {
@@ -45,8 +48,37 @@ static void declareRuntimeFunction(ModuleOp module, StringRef name,
   function.setPrivate();
 }
 
+/// Declares the runtime entries that bracket a program call in `module`:
+/// sdfgrtBeginGraphCall or sdfgrtBeginCall, and sdfgrtEndCall.
+static void declareCallEntries(ModuleOp module, bool graphMode) {
+  Builder builder(module.getContext());
+  if (graphMode)
+    declareRuntimeFunction(
+        module, kBeginGraphCall,
+        builder.getFunctionType(
+            {LLVM::LLVMPointerType::get(module.getContext())}, {}));
+  else
+    declareRuntimeFunction(module, kBeginCall,
+                           builder.getFunctionType({}, {}));
+  declareRuntimeFunction(module, kEndCall,
+                         builder.getFunctionType({}, {builder.getI32Type()}));
+}
+
+/// Opens the calls of `function` (a program, converted): with
+/// sdfgrtBeginGraphCall("name") in graph mode, else sdfgrtBeginCall().
+static void emitBeginCall(func::FuncOp function, bool graphMode) {
+  OpBuilder builder = OpBuilder::atBlockBegin(&function.getBody().front());
+  Location loc = function.getLoc();
+  if (!graphMode) {
+    func::CallOp::create(builder, loc, kBeginCall, TypeRange{});
+    return;
+  }
+  Value name = programNamePointer(builder, function, function.getSymName());
+  func::CallOp::create(builder, loc, kBeginGraphCall, TypeRange{}, name);
+}
+
 /// Replaces `program` by a func.func that returns the call's status.
-static void convertProgram(SDFGOp program) {
+static void convertProgram(SDFGOp program, bool graphMode) {
   MLIRContext *context = program.getContext();
   OpBuilder builder(program);
   Type i32 = builder.getI32Type();
@@ -73,10 +105,8 @@ static void convertProgram(SDFGOp program) {
   function.getBody().takeBody(program.getBody());
 
   if (!function.isExternal()) {
-    if (usesRuntime) {
-      builder.setInsertionPointToStart(&function.getBody().front());
-      func::CallOp::create(builder, program.getLoc(), kBeginCall, TypeRange{});
-    }
+    if (usesRuntime)
+      emitBeginCall(function, graphMode);
     SmallVector<ReturnOp> returns;
     function.walk([&](ReturnOp op) { returns.push_back(op); });
     for (ReturnOp op : returns) {
@@ -107,7 +137,8 @@ static bool takesExternalStream(func::FuncOp function) {
 /// point, and one with GPU work that returns nothing returns the call's
 /// status like an sdfg.sdfg program (its calls get the i32 result, which
 /// they ignore as sdfg.call does).
-static void convertFunctionProgram(func::FuncOp function, ModuleOp module) {
+static void convertFunctionProgram(func::FuncOp function, ModuleOp module,
+                                   bool graphMode) {
   MLIRContext *context = function.getContext();
   function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context));
@@ -118,8 +149,7 @@ static void convertFunctionProgram(func::FuncOp function, ModuleOp module) {
   function.setType(builder.getFunctionType(function.getArgumentTypes(), {i32}));
   SDFGDialect::ProgramAttrHelper(context).setAttr(function,
                                                   UnitAttr::get(context));
-  builder.setInsertionPointToStart(&function.getBody().front());
-  func::CallOp::create(builder, function.getLoc(), kBeginCall, TypeRange{});
+  emitBeginCall(function, graphMode);
   SmallVector<func::ReturnOp> returns;
   function.walk([&](func::ReturnOp op) { returns.push_back(op); });
   for (func::ReturnOp op : returns) {
@@ -148,19 +178,15 @@ void ConvertSDFGToFunc::runOnOperation() {
   // Public functions written as func.func (before the sdfg.sdfg programs
   // become functions too, which are converted below).
   ModuleOp module = getOperation();
-  Builder statusBuilder(&getContext());
+  auto graphModeAttr = SDFGDialect::GraphModeAttrHelper(&getContext());
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
   for (func::FuncOp function : functions) {
     if (!function.isPublic() || function.isExternal())
       continue;
-    if (function.getNumResults() == 0 && takesExternalStream(function)) {
-      declareRuntimeFunction(module, kBeginCall,
-                             statusBuilder.getFunctionType({}, {}));
-      declareRuntimeFunction(
-          module, kEndCall,
-          statusBuilder.getFunctionType({}, {statusBuilder.getI32Type()}));
-    }
-    convertFunctionProgram(function, module);
+    bool inGraphMode = graphMode || graphModeAttr.isAttrPresent(function);
+    if (function.getNumResults() == 0 && takesExternalStream(function))
+      declareCallEntries(module, inGraphMode);
+    convertFunctionProgram(function, module, inGraphMode);
   }
 
   SmallVector<SDFGOp> programs;
@@ -184,15 +210,10 @@ void ConvertSDFGToFunc::runOnOperation() {
     call.erase();
   }
 
-  Builder builder(&getContext());
   for (SDFGOp program : programs) {
-    if (getInitStreamsOp(program)) {
-      auto parent = program->getParentOfType<ModuleOp>();
-      declareRuntimeFunction(parent, kBeginCall,
-                             builder.getFunctionType({}, {}));
-      declareRuntimeFunction(parent, kEndCall,
-                             builder.getFunctionType({}, {i32}));
-    }
-    convertProgram(program);
+    bool inGraphMode = graphMode || graphModeAttr.isAttrPresent(program);
+    if (getInitStreamsOp(program))
+      declareCallEntries(program->getParentOfType<ModuleOp>(), inGraphMode);
+    convertProgram(program, inGraphMode);
   }
 }

@@ -29,6 +29,24 @@ FailureOr<Value> mlir::sdfg::emitRuntimeCall(OpBuilder &builder, Operation *op,
   return resultType ? call.getResult() : Value();
 }
 
+Value mlir::sdfg::programNamePointer(OpBuilder &builder, Operation *op,
+                                    StringRef name) {
+  auto module = op->getParentOfType<ModuleOp>();
+  std::string symbol = ("__sdfgrt_program_" + name).str();
+  std::string text = (name + Twine('\0')).str();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
+  if (!global) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size());
+    global = LLVM::GlobalOp::create(builder, op->getLoc(), type,
+                                    /*isConstant=*/true,
+                                    LLVM::Linkage::Private, symbol,
+                                    builder.getStringAttr(text));
+  }
+  return LLVM::AddressOfOp::create(builder, op->getLoc(), global);
+}
+
 Value mlir::sdfg::alignedGenericPointer(OpBuilder &builder, Location loc,
                                         MemRefDescriptor descriptor) {
   Value pointer = descriptor.alignedPtr(builder, loc);

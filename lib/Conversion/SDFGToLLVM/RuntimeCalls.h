@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What the patterns of convert-sdfg-to-llvm share: calls into the runtime
-// (include/SDFGStream/Runtime/SDFGRuntime.h) and the pointers it takes.
-// Private to lib/Conversion/SDFGToLLVM.
+// What the patterns of convert-sdfg-to-llvm (and convert-sdfg-to-func)
+// share: calls into the runtime (include/SDFGStream/Runtime/SDFGRuntime.h)
+// and the pointers it takes. Private to lib/Conversion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,11 @@ namespace sdfg {
 FailureOr<Value> emitRuntimeCall(OpBuilder &builder, Operation *op,
                                  StringRef name, ValueRange args,
                                  Type resultType = {});
+
+/// A pointer to the NUL-terminated name of the program `name`, which the
+/// runtime keys per-program state by (timers, graph mode): one private
+/// constant per program in the module of `op`, made on first use.
+Value programNamePointer(OpBuilder &builder, Operation *op, StringRef name);
 
 /// The aligned pointer of a memref descriptor as the runtime takes it: a
 /// generic (address space 0) pointer.

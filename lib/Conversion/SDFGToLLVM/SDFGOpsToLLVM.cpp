@@ -138,26 +138,6 @@ struct CheckDeviceLowering : public ConvertOpToLLVMPattern<CheckDeviceOp> {
   }
 };
 
-/// The NUL-terminated name of a timed program, one private constant per
-/// program, shared by its timer ops.
-static Value programNamePointer(ConversionPatternRewriter &rewriter,
-                                Operation *op, StringRef name) {
-  auto module = op->getParentOfType<ModuleOp>();
-  std::string symbol = ("__sdfgrt_timer_" + name).str();
-  std::string text = (name + Twine('\0')).str();
-  auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
-  if (!global) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    auto type = LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size());
-    global = LLVM::GlobalOp::create(rewriter, op->getLoc(), type,
-                                    /*isConstant=*/true,
-                                    LLVM::Linkage::Private, symbol,
-                                    rewriter.getStringAttr(text));
-  }
-  return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
-}
-
 /// `sdfg.timer_begin`: open a timed call, then a begin event per stream.
 struct TimerBeginLowering : public ConvertOpToLLVMPattern<TimerBeginOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;

@@ -80,10 +80,10 @@ func.func @shared_locations(%A: memref<16xf32>, %B: memref<16xf32>,
 // Timers: the program's name is one constant; the call handle comes from
 // sdfgrtTimerBegin and each stream gets a begin and an end event; nothing
 // waits (no stream or device synchronization).
-// CHECK: llvm.mlir.global private constant @__sdfgrt_timer_timed("timed\00")
+// CHECK: llvm.mlir.global private constant @__sdfgrt_program_timed("timed\00")
 // CHECK-LABEL: llvm.func @timed
 // CHECK-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "s"})
-// CHECK: %[[NAME:.*]] = llvm.mlir.addressof @__sdfgrt_timer_timed
+// CHECK: %[[NAME:.*]] = llvm.mlir.addressof @__sdfgrt_program_timed
 // CHECK: %[[CALL:.*]] = llvm.call @sdfgrtTimerBegin(%[[NAME]]) : (!llvm.ptr) -> !llvm.ptr
 // CHECK: llvm.call @sdfgrtTimerRecordBegin(%[[CALL]], %[[S]])
 // CHECK: llvm.call @mgpuMemFree(%{{.*}}, %[[S]])

@@ -394,3 +394,25 @@ func.func @check_negative_argument(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.
   sdfg.check_device %A on %slot argument -1 : memref<4xf32, 1>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'sdfg.graph_mode' must be a unit attribute}}
+func.func @graph_mode_with_a_value() attributes {sdfg.graph_mode = 1 : i64} {
+  return
+}
+
+// -----
+
+func.func @graph_mode_on_an_op() {
+  // expected-error @+1 {{'sdfg.graph_mode' must be on a program}}
+  %c = arith.constant {sdfg.graph_mode} 0 : index
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'sdfg.concurrent_streams' must be a unit attribute}}
+func.func @concurrent_streams_with_a_value() attributes {sdfg.concurrent_streams = "yes"} {
+  return
+}

@@ -85,7 +85,8 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' must be on a function";
     return success();
   }
-  if (name == ConcurrentStreamsAttrHelper::getNameStr()) {
+  if (name == ConcurrentStreamsAttrHelper::getNameStr() ||
+      name == GraphModeAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be a unit attribute";
     if (!isa<FunctionOpInterface>(op))

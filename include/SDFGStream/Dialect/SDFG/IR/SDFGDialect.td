@@ -58,6 +58,10 @@ def SDFG_Dialect : Dialect {
       slot 0 is the caller's stream, the others run on streams of the
       runtime's pool, forked from and joined back to the caller's stream
       (`add-external-gpu-stream` makes its `sdfg.init_streams` concurrent);
+    * `sdfg.graph_mode` (a unit attribute) on an `sdfg.sdfg` or `func.func`
+      program asks for graph mode: `convert-sdfg-to-func` opens its calls
+      with `sdfgrtBeginGraphCall`, and the runtime launches the GPU work
+      between host syncs as cached CUDA graphs (docs/guide.md, Graph mode);
     * `sdfg.program` marks a `func.func` that is a program call, as
       `convert-sdfg-to-func` makes it: it returns the call's status (one
       `i32`) and brackets its body with `sdfgrtBeginCall`/`sdfgrtEndCall`.
@@ -69,6 +73,7 @@ def SDFG_Dialect : Dialect {
     "::mlir::IntegerAttr":$stream_slot,
     "::mlir::IntegerAttr":$num_streams,
     "::mlir::UnitAttr":$concurrent_streams,
+    "::mlir::UnitAttr":$graph_mode,
     "::mlir::UnitAttr":$program
   );
   let useDefaultTypePrinterParser = 1;

@@ -1,0 +1,78 @@
+// RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-func | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-func=graph-mode=true | FileCheck %s --check-prefix=ALL
+
+// Graph mode: a program marked sdfg.graph_mode opens its calls with
+// sdfgrtBeginGraphCall and its name, a private constant; the others (and,
+// with graph-mode=true, none) with sdfgrtBeginCall. The call still ends
+// with sdfgrtEndCall and returns its status.
+
+// CHECK: llvm.mlir.global private constant @__sdfgrt_program_graphed("graphed\00")
+// CHECK-NOT: @__sdfgrt_program_eager
+// CHECK-LABEL: func.func @graphed
+// CHECK-SAME: attributes {{{.*}}sdfg.graph_mode
+// CHECK-NEXT: %[[NAME:.*]] = llvm.mlir.addressof @__sdfgrt_program_graphed : !llvm.ptr
+// CHECK-NEXT: call @sdfgrtBeginGraphCall(%[[NAME]]) : (!llvm.ptr) -> ()
+// CHECK: %[[STATUS:.*]] = call @sdfgrtEndCall() : () -> i32
+// CHECK-NEXT: return %[[STATUS]] : i32
+// CHECK-LABEL: func.func @eager
+// CHECK-NOT: sdfgrtBeginGraphCall
+// CHECK: call @sdfgrtBeginCall() : () -> ()
+// CHECK-DAG: func.func private @sdfgrtBeginGraphCall(!llvm.ptr)
+// CHECK-DAG: func.func private @sdfgrtBeginCall()
+// CHECK-DAG: func.func private @sdfgrtEndCall() -> i32
+
+// ALL-LABEL: func.func @graphed
+// ALL: call @sdfgrtBeginGraphCall
+// ALL-LABEL: func.func @eager
+// ALL-NEXT: %[[NAME:.*]] = llvm.mlir.addressof @__sdfgrt_program_eager : !llvm.ptr
+// ALL-NEXT: call @sdfgrtBeginGraphCall(%[[NAME]]) : (!llvm.ptr) -> ()
+// ALL-NOT: call @sdfgrtBeginCall()
+// ALL-NOT: func.func private @sdfgrtBeginCall()
+sdfg.sdfg @graphed(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) attributes {sdfg.graph_mode} {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.return
+}
+sdfg.sdfg @eager(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.return
+}
+
+// -----
+
+// A func.func program takes graph mode the same way.
+
+// CHECK-LABEL: func.func @gpu_function
+// CHECK-SAME: -> i32 attributes {llvm.emit_c_interface, sdfg.graph_mode, sdfg.program}
+// CHECK-NEXT: %[[NAME:.*]] = llvm.mlir.addressof @__sdfgrt_program_gpu_function : !llvm.ptr
+// CHECK-NEXT: call @sdfgrtBeginGraphCall(%[[NAME]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT: sdfg.init_streams
+// CHECK-NEXT: %[[STATUS:.*]] = call @sdfgrtEndCall() : () -> i32
+// CHECK-NEXT: return %[[STATUS]] : i32
+// CHECK-LABEL: func.func @plain_function
+// CHECK-NEXT: call @sdfgrtBeginCall() : () -> ()
+
+// ALL-LABEL: func.func @plain_function
+// ALL-NEXT: llvm.mlir.addressof @__sdfgrt_program_plain_function
+// ALL-NEXT: call @sdfgrtBeginGraphCall
+// ALL-NOT: func.func private @sdfgrtBeginCall()
+func.func @gpu_function(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) attributes {sdfg.graph_mode} {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  return
+}
+func.func @plain_function(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  return
+}
+
+// -----
+
+// A program without GPU work needs no runtime, in graph mode too.
+
+// CHECK-LABEL: func.func @host_only
+// CHECK-NOT: sdfgrtBegin
+// CHECK: arith.constant 0 : i32
+// ALL-LABEL: func.func @host_only
+// ALL-NOT: sdfgrtBegin
+sdfg.sdfg @host_only(%n: index) target(cpu) attributes {sdfg.graph_mode} {
+  sdfg.return
+}
