@@ -17,7 +17,9 @@
 // entry edge that carries such work: at the end of the predecessor, or on
 // a new block on that edge if the predecessor also branches elsewhere.
 // Outer loops go first; each round of hoisting is followed by a new solve,
-// so that a loop nested in one that got a sync sees nothing pending.
+// so that a loop nested in one that got a sync sees nothing pending. What
+// a loop's host accesses are, and which of them no GPU work of the loop
+// conflicts with, is found once and kept across the rounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+
+#include "llvm/ADT/PointerUnion.h"
 
 namespace mlir {
 namespace sdfg {
@@ -81,8 +85,9 @@ private:
   void forEachOpIn(const LoopSite &site, function_ref<void(Operation *)> fn);
   /// Returns true if `inner` is nested inside `outer`.
   bool encloses(const LoopSite &outer, Operation *inner) const;
-  /// The host accesses of `site` that no GPU work of `site` conflicts with.
-  OpAccesses getLoopInvariantAccesses(const LoopSite &site);
+  /// The host accesses of `site` that no GPU work of `site` conflicts with
+  /// (computed on the first round that asks).
+  const OpAccesses &getLoopInvariantAccesses(const LoopSite &site);
   /// Hoists for `site`; returns true if it inserted a sync.
   bool hoist(const LoopSite &site);
   Operation *getAnchor(const LoopSite &site) const {
@@ -96,6 +101,13 @@ private:
   std::unique_ptr<DataFlowSolver> solver;
   SmallVector<std::unique_ptr<DominanceInfo>> dominance;
   SmallVector<std::unique_ptr<CFGLoopInfo>> loopInfos;
+  /// getLoopInvariantAccesses of each loop, by its op, or for a natural loop
+  /// its header (the CFGLoop is rebuilt every round, its header stays). A
+  /// round only inserts syncs and edge blocks that hold a sync and branch to
+  /// a header: none of them reads or writes a buffer, and a loop keeps its
+  /// header and every op it had, so no entry goes stale.
+  DenseMap<llvm::PointerUnion<Operation *, Block *>, OpAccesses>
+      invariantAccesses;
 };
 } // namespace
 
@@ -161,7 +173,14 @@ bool SyncPlacer::encloses(const LoopSite &outer, Operation *inner) const {
   return op && outer.loop->contains(op->getBlock());
 }
 
-OpAccesses SyncPlacer::getLoopInvariantAccesses(const LoopSite &site) {
+const OpAccesses &SyncPlacer::getLoopInvariantAccesses(const LoopSite &site) {
+  llvm::PointerUnion<Operation *, Block *> key = site.op;
+  if (!site.op)
+    key = site.loop->getHeader();
+  auto [entry, isNew] = invariantAccesses.try_emplace(key);
+  OpAccesses &invariant = entry->second;
+  if (!isNew)
+    return invariant;
   SmallVector<BufferAccess> host, gpu;
   forEachOpIn(site, [&](Operation *op) {
     OpAccesses opAccesses = accesses.getAccesses(op, program);
@@ -169,7 +188,6 @@ OpAccesses SyncPlacer::getLoopInvariantAccesses(const LoopSite &site) {
     for (const StreamAccess &access : opAccesses.gpu)
       gpu.push_back(access.access);
   });
-  OpAccesses invariant;
   for (const BufferAccess &access : host)
     if (llvm::none_of(gpu, [&](const BufferAccess &work) {
           return (access.write || work.write) &&
@@ -180,7 +198,7 @@ OpAccesses SyncPlacer::getLoopInvariantAccesses(const LoopSite &site) {
 }
 
 bool SyncPlacer::hoist(const LoopSite &site) {
-  OpAccesses invariant = getLoopInvariantAccesses(site);
+  const OpAccesses &invariant = getLoopInvariantAccesses(site);
   if (invariant.host.empty())
     return false;
   if (site.op) {

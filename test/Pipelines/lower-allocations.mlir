@@ -10,11 +10,18 @@
 // CHECK-LABEL: define dso_local i32 @allocations(
 // CHECK-SAME: ptr %[[S:[0-9]+]])
 // CHECK: %[[SHARED:.*]] = call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %[[S]], i8 1)
+// CHECK-NEXT: %[[SHARED_ONE:.*]] = insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } poison, ptr %[[SHARED]], 0
+// CHECK-NEXT: insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } %[[SHARED_ONE]], ptr %[[SHARED]], 1
+// CHECK: %[[SHARED_DESC:.*]] = insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } %{{.*}}, i64 1, 4, 0
 // CHECK: %[[RAW:.*]] = call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %[[S]], i8 0)
-// CHECK: %[[ONE:.*]] = insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } poison, ptr %[[RAW]], 0
+// CHECK-NEXT: %[[ONE:.*]] = insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } poison, ptr %[[RAW]], 0
+// CHECK-NEXT: insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } %[[ONE]], ptr %[[RAW]], 1
+// CHECK: %[[RAW_DESC:.*]] = insertvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } %{{.*}}, i64 1, 4, 0
 // CHECK: call void @mgpuLaunchKernel({{.*}}, ptr %[[S]],
-// CHECK: call void @mgpuMemFree(ptr %{{.*}}, ptr %[[S]])
-// CHECK: call void @mgpuMemFree(ptr %{{.*}}, ptr %[[S]])
+// CHECK: %[[RAW_FREED:.*]] = extractvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } %[[RAW_DESC]], 0
+// CHECK-NEXT: call void @mgpuMemFree(ptr %[[RAW_FREED]], ptr %[[S]])
+// CHECK: %[[SHARED_FREED:.*]] = extractvalue { ptr, ptr, i64, [1 x i64], [1 x i64] } %[[SHARED_DESC]], 0
+// CHECK-NEXT: call void @mgpuMemFree(ptr %[[SHARED_FREED]], ptr %[[S]])
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @fill(%shared: memref<?xf32>, %global: memref<?xf32, 1>) kernel {

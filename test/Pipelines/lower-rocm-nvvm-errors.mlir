@@ -31,3 +31,18 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// nvgpu ops have no ROCm lowering: they are left over, errors at the op.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      // expected-error @+1 {{'nvgpu.device_async_create_group' op was not lowered to the LLVM, ROCDL dialect (kernel code)}}
+      %group = nvgpu.device_async_create_group
+      // expected-error @+1 {{'nvgpu.device_async_wait' op was not lowered to the LLVM, ROCDL dialect (kernel code)}}
+      nvgpu.device_async_wait %group
+      gpu.return
+    }
+  }
+}

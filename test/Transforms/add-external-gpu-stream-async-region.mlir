@@ -10,19 +10,20 @@
 // CHECK-NOT: gpu.wait
 // CHECK: %[[SLOT:.*]] = sdfg.init_streams %[[S]]
 // CHECK-NOT: gpu.wait
-// CHECK: gpu.alloc async [%[[T0:.*]]] (
-// CHECK-NOT: gpu.wait
-// CHECK: gpu.memcpy async [%{{.*}}]
+// CHECK: %[[T0:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.alloc async [%[[T0]]] (
+// CHECK-NEXT: %[[T1:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.memcpy async [%[[T1]]]
 // CHECK-NEXT: sdfg.sync %[[SLOT]]
 // CHECK-NEXT: scf.for
-// CHECK-NEXT: %[[T1:.*]] = sdfg.stream_token %[[SLOT]]
-// CHECK-NEXT: gpu.launch_func async [%[[T1]]]
+// CHECK-NEXT: %[[T2:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.launch_func async [%[[T2]]]
 // CHECK-NEXT: sdfg.sync %[[SLOT]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[T2:.*]] = sdfg.stream_token %[[SLOT]]
-// CHECK-NEXT: gpu.memcpy async [%[[T2]]]
 // CHECK-NEXT: %[[T3:.*]] = sdfg.stream_token %[[SLOT]]
-// CHECK-NEXT: gpu.dealloc async [%[[T3]]]
+// CHECK-NEXT: gpu.memcpy async [%[[T3]]]
+// CHECK-NEXT: %[[T4:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.dealloc async [%[[T4]]]
 // CHECK-NEXT: sdfg.sync %[[SLOT]]
 // CHECK-NEXT: return
 // CHECK-NOT: gpu.wait

@@ -62,8 +62,9 @@ sdfg.sdfg @gpu_program(%A: memref<?xf32, 1>, %B: memref<?xf32, 1>, %out: memref<
 // CHECK-LABEL: sdfg.sdfg private @__sdfg_reduce_max_i32_cpu
 // CHECK-SAME: (%[[IN:.*]]: memref<8xi32>, %[[OUT:.*]]: memref<i32>) target(cpu) {
 // CHECK: %[[LOWEST:.*]] = arith.constant -2147483648 : i32
-// CHECK: %[[R:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %[[LOWEST]]) -> (i32) {
-// CHECK: arith.maxsi %[[ACC]]
+// CHECK: %[[R:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[LOWEST]]) -> (i32) {
+// CHECK: %[[X:.*]] = memref.load %[[IN]][%[[I]]] : memref<8xi32>
+// CHECK: arith.maxsi %[[ACC]], %[[X]]
 // CHECK: memref.store %[[R]], %[[OUT]][] : memref<i32>
 // CHECK-LABEL: sdfg.sdfg @cpu_program
 // CHECK-NEXT: sdfg.call @__sdfg_reduce_max_i32_cpu(%arg0, %arg1) : (memref<8xi32>, memref<i32>) -> ()
@@ -82,8 +83,9 @@ sdfg.sdfg @cpu_program(%A: memref<8xi32>, %out: memref<i32>) target(cpu) {
 // CHECK: gpu.func @reduce(%[[IN:.*]]: memref<?xi1, 1>, %[[OUT:.*]]: memref<i1, 1>, %[[N:.*]]: index)
 // CHECK-SAME: workgroup(%[[PARTIALS:.*]] : memref<256xi1, #gpu.address_space<workgroup>>)
 // CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: %[[R:.*]] = scf.for %{{.*}} = %[[TID]] to %[[N]] step
-// CHECK: arith.addi
+// CHECK: %[[R:.*]] = scf.for %[[I:.*]] = %[[TID]] to %[[N]] step
+// CHECK: %[[X:.*]] = memref.load %[[IN]][%[[I]]] : memref<?xi1, 1>
+// CHECK: arith.addi %{{.*}}, %[[X]]
 // CHECK: memref.store %[[R]], %[[PARTIALS]][%[[TID]]]
 // CHECK: gpu.barrier
 // CHECK: scf.if

@@ -21,24 +21,25 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
   // CHECK-NEXT: call @sdfgrtBeginCall() : () -> ()
   // CHECK: %[[T:.*]] = sdfg.stream_token
-  // CHECK-NEXT: %[[D:.*]], %[[T1:.*]] = gpu.alloc async [%[[T]]] () : memref<4xi32, #gpu.address_space<global>>
+  // CHECK-NEXT: %[[D:.*]], %{{.*}} = gpu.alloc async [%[[T]]] () : memref<4xi32, #gpu.address_space<global>>
   // CHECK-NEXT: %[[S1:.*]] = call @sdfgrtCallStatus() : () -> i32
   // CHECK-NEXT: %[[F1:.*]] = arith.cmpi ne, %[[S1]], %[[ZERO]] : i32
   // CHECK-NEXT: cf.cond_br %[[F1]] weights([1, 2047]), ^[[EXIT:.*]], ^[[B1:.*]]
   // CHECK-NEXT: ^[[B1]]:
-  // CHECK-NEXT: memref.alloc() : memref<4xi32>
+  // CHECK-NEXT: %[[H:.*]] = memref.alloc() : memref<4xi32>
   // CHECK-NEXT: gpu.launch_func async [%[[T]]] @kernels::@k
-  // CHECK-NEXT: gpu.memcpy async
+  // CHECK-SAME: args(%[[D]] : memref<4xi32, #gpu.address_space<global>>)
+  // CHECK-NEXT: gpu.memcpy async [%[[T]]] %[[H]], %[[D]]
   // CHECK-NEXT: sdfg.sync
   // CHECK-NEXT: call @sdfgrtCallStatus()
   // CHECK-NEXT: arith.cmpi
   // CHECK-NEXT: cf.cond_br %{{.*}} weights([1, 2047]), ^[[FREE:.*]], ^[[B2:.*]]
   // CHECK-NEXT: ^[[B2]]:
-  // CHECK-NEXT: memref.load
+  // CHECK-NEXT: memref.load %[[H]]
   // CHECK-NEXT: memref.store
-  // CHECK-NEXT: memref.dealloc
+  // CHECK-NEXT: memref.dealloc %[[H]]
   // After its free, the buffer is not freed again.
-  // CHECK-NEXT: gpu.dealloc async
+  // CHECK-NEXT: gpu.dealloc async [%[[T]]] %[[D]]
   // CHECK-NEXT: call @sdfgrtCallStatus()
   // CHECK-NEXT: arith.cmpi
   // CHECK-NEXT: cf.cond_br %{{.*}} weights([1, 2047]), ^[[EXIT]], ^[[B3:.*]]
@@ -46,7 +47,7 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: %[[END:.*]] = call @sdfgrtEndCall() : () -> i32
   // CHECK-NEXT: return %[[END]] : i32
   // CHECK-NEXT: ^[[FREE]]:
-  // CHECK-NEXT: memref.dealloc %[[H:.*]] : memref<4xi32>
+  // CHECK-NEXT: memref.dealloc %[[H]] : memref<4xi32>
   // CHECK-NEXT: cf.br ^[[EXIT]]
   // CHECK-NEXT: ^[[EXIT]]:
   // CHECK-NEXT: %[[FAILED:.*]] = call @sdfgrtEndCall() : () -> i32
@@ -148,7 +149,8 @@ module attributes {gpu.container_module} {
   // CHECK-LABEL: func.func @ownership
   // CHECK: %[[A:.*]] = memref.alloc() : memref<4xi32>
   // CHECK-NEXT: %[[R:.*]] = memref.alloc() : memref<4xi32>
-  // CHECK: gpu.host_register
+  // CHECK-NEXT: %[[REGISTERED:.*]] = memref.cast %[[R]]
+  // CHECK-NEXT: gpu.host_register %[[REGISTERED]]
   // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[FREE_A:.*]], ^{{.*}}
   // CHECK: sdfg.sync
   // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[EXIT:.*]], ^{{.*}}
@@ -217,6 +219,9 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: cf.cond_br %[[F]] weights([1, 2047]), ^[[EXIT:.*]], ^[[B1:.*]]
   // CHECK-NEXT: ^[[B1]]:
   // CHECK-NEXT: memref.load
+  // CHECK: ^[[EXIT]]:
+  // CHECK-NEXT: %[[FAILED:.*]] = call @sdfgrtEndCall() : () -> i32
+  // CHECK-NEXT: return %[[FAILED]] : i32
   func.func @forks(%n: memref<i32>, %s: !sdfg.stream {sdfg.external_stream = "s"}) -> i32
       attributes {sdfg.program, sdfg.num_streams = 2 : i64} {
     call @sdfgrtBeginCall() : () -> ()

@@ -12,6 +12,10 @@ module attributes {gpu.container_module} {
   // CHECK-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "s"})
   // CHECK: llvm.call @sdfgrtSetLocation
   // CHECK: %[[D:.*]] = llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}})
+  // CHECK-NEXT: %[[GLOBAL:.*]] = llvm.addrspacecast %[[D]] : !llvm.ptr to !llvm.ptr<1>
+  // CHECK: llvm.insertvalue %[[GLOBAL]], %{{.*}}[0]
+  // CHECK-NEXT: llvm.insertvalue %[[GLOBAL]], %{{.*}}[1]
+  // CHECK: %[[DESC:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[4, 0] : !llvm.struct<(ptr<1>,
   // CHECK: llvm.call @sdfgrtSetLocation
   // CHECK: llvm.getelementptr %{{.*}}[2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
   // CHECK: llvm.call @mgpuMemcpy(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]])
@@ -19,7 +23,9 @@ module attributes {gpu.container_module} {
   // CHECK: gpu.launch_func <%[[S]] : !llvm.ptr> @kernels::@k
   // CHECK: llvm.call @sdfgrtSetLocation
   // CHECK: llvm.call @mgpuStreamSynchronize(%[[S]])
-  // CHECK: llvm.call @mgpuMemFree(%{{.*}}, %[[S]])
+  // CHECK: %[[ALLOCATED:.*]] = llvm.extractvalue %[[DESC]][0]
+  // CHECK-NEXT: %[[FREED:.*]] = llvm.addrspacecast %[[ALLOCATED]] : !llvm.ptr<1> to !llvm.ptr
+  // CHECK-NEXT: llvm.call @mgpuMemFree(%[[FREED]], %[[S]])
   // CHECK-NOT: sdfg.{{[a-z_]+}} 
   func.func @program(%host: memref<8xf32>, %n: index,
                      %s: !sdfg.stream {sdfg.external_stream = "s"}) {

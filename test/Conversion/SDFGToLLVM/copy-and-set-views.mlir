@@ -7,9 +7,11 @@
 // to element 0.
 // CHECK-LABEL: llvm.func @copy_into_offset_view
 // CHECK-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream = "s"})
-// CHECK: %[[DSTALIGNED:.*]] = llvm.extractvalue %[[DST:.*]][1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK-DAG: %[[DST:.*]] = llvm.insertvalue %arg4, %{{.*}}[4, 0]
+// CHECK-DAG: %[[SRC:.*]] = llvm.insertvalue %arg9, %{{.*}}[4, 0]
+// CHECK: %[[DSTALIGNED:.*]] = llvm.extractvalue %[[DST]][1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK: %[[DSTFIRST:.*]] = llvm.getelementptr %[[DSTALIGNED]][4] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK: %[[SRCALIGNED:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK: %[[SRCALIGNED:.*]] = llvm.extractvalue %[[SRC]][1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK: llvm.call @mgpuMemcpy(%[[DSTFIRST]], %[[SRCALIGNED]], %{{.*}}, %[[S]])
 func.func @copy_into_offset_view(%D: memref<8xf32, strided<[1], offset: 4>>, %H: memref<8xf32>,
                                  %s: !sdfg.stream {sdfg.external_stream = "s"}) {

@@ -33,10 +33,11 @@ sdfg.sdfg @slots_are_one_stream(%s: !sdfg.stream {sdfg.external_stream = "s"}) t
 // Syncs separated by GPU work are both needed; syncs of streams that are
 // not known to be the same are kept apart within one op.
 // CHECK-LABEL: func.func @separated_syncs
-// CHECK: sdfg.sync %[[A:[^ ]*]]{{$}}
-// CHECK-NEXT: sdfg.stream_token
+// CHECK-SAME: %[[A:[^:]*]]: !sdfg.stream, %[[B:[^:]*]]: !sdfg.stream)
+// CHECK-NEXT: sdfg.sync %[[A]]{{$}}
+// CHECK-NEXT: sdfg.stream_token %[[A]]
 // CHECK-NEXT: gpu.memset
-// CHECK-NEXT: sdfg.sync %arg2, %arg3{{$}}
+// CHECK-NEXT: sdfg.sync %[[A]], %[[B]]{{$}}
 // CHECK-NEXT: return
 func.func @separated_syncs(%A: memref<4xf32, 1>, %v: f32, %a: !sdfg.stream, %b: !sdfg.stream) {
   sdfg.sync %a

@@ -354,6 +354,14 @@ func.func @unknown_attribute() attributes {sdfg.streams = 1 : i64} {
 
 // -----
 
+// The caller's stream is marked on its argument, not on the program.
+// expected-error @+1 {{'func.func' op 'sdfg.external_stream' is an argument attribute: it marks the argument of a program that carries the caller's stream}}
+func.func @stream_marker_on_op(%s: !sdfg.stream) attributes {sdfg.external_stream = "s"} {
+  return
+}
+
+// -----
+
 // A timer records its events on streams: it needs one.
 func.func @timer_without_stream() {
   // expected-error @+1 {{'sdfg.timer_begin' op needs at least one stream to record its events on}}

@@ -74,11 +74,13 @@ func.func @casts_and_reshapes(%d: memref<4xf32, 1>) -> f32 {
 // A value chosen by arith.select may be either buffer; a buffer that cannot
 // be the written one needs no sync.
 // CHECK-LABEL: func.func @select
-// CHECK: gpu.memcpy async
-// CHECK-NEXT: memref.load %[[B:.*]][
-// CHECK-NEXT: arith.select
+// CHECK: %[[A:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT: %[[B:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: gpu.memcpy async [%{{.*}}] %[[A]],
+// CHECK-NEXT: memref.load %[[B]][
+// CHECK-NEXT: %[[EITHER:.*]] = arith.select %{{.*}}, %[[A]], %[[B]]
 // CHECK-NEXT: sdfg.sync
-// CHECK-NEXT: memref.load
+// CHECK-NEXT: memref.load %[[EITHER]][
 // CHECK-NOT: sdfg.sync
 // CHECK: return
 func.func @select(%d: memref<4xf32, 1>, %c: i1) -> f32 {

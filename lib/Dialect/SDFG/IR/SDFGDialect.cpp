@@ -6,7 +6,8 @@
 //
 // Registration of the dialect, its type, and the verification of the
 // discardable attributes it owns (`sdfg.stream_slot`, `sdfg.num_streams`,
-// `sdfg.external_stream`).
+// `sdfg.concurrent_streams`, `sdfg.program`) and of its argument attribute
+// (`sdfg.external_stream`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +107,11 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
                                   "call's status: its one result is an i32";
     return success();
   }
+  if (name == getExternalStreamAttrName())
+    return op->emitOpError() << "'" << name
+                             << "' is an argument attribute: it marks the "
+                                "argument of a program that carries the "
+                                "caller's stream";
   return op->emitOpError() << "unknown sdfg dialect attribute '" << name
                            << "'";
 }

@@ -48,9 +48,10 @@ def SDFG_Dialect : Dialect {
 
     * `sdfg.stream_slot = K : i64` on a GPU op, `sdfg.call` or library node
       names the stream slot the op runs on (default 0);
-    * `sdfg.external_stream = "name"` marks the program argument that carries
-      the caller's stream (one per program; the passes put it last, a stream
-      adopted from a `gpu.launch_func` async object stays where it is);
+    * `sdfg.external_stream = "name"`, an argument attribute, marks the
+      program argument that carries the caller's stream (one per program;
+      the passes put it last, a stream adopted from a `gpu.launch_func` async
+      object stays where it is);
     * `sdfg.num_streams = N : i64` gives a `func.func` N stream slots
       (default 1, at most 1024; `sdfg.sdfg` has its own `streams` field);
     * `sdfg.concurrent_streams` (a unit attribute) on an `sdfg.sdfg` or
@@ -68,7 +69,11 @@ def SDFG_Dialect : Dialect {
   }];
   // The dialect's discardable attributes (documented above), each with a
   // generated helper (SDFGDialect::StreamSlotAttrHelper, ...) that names,
-  // reads and sets it.
+  // reads and sets it. Not `sdfg.external_stream`: it is an argument
+  // attribute, kept in the function's `arg_attrs` and read with
+  // FunctionOpInterface::getArgAttr, while a generated helper reads and
+  // sets an attribute of the op itself (where the verifier rejects this
+  // one). Its one spelling is getExternalStreamAttrName below.
   let discardableAttrs = (ins
     "::mlir::IntegerAttr":$stream_slot,
     "::mlir::IntegerAttr":$num_streams,
@@ -87,7 +92,9 @@ def SDFG_Dialect : Dialect {
     "::mlir::cf::ControlFlowDialect"
   ];
   let extraClassDeclaration = [{
-    /// Argument attribute marking the caller's stream argument.
+    /// The argument attribute marking the caller's stream argument (not a
+    /// discardable attribute of an op: see discardableAttrs above). Every
+    /// use names it through this.
     static constexpr ::llvm::StringLiteral getExternalStreamAttrName() {
       return ::llvm::StringLiteral("sdfg.external_stream");
     }
