@@ -25,6 +25,7 @@ cp "$build/bin/sdfg-gpu-tests" "$build/bin/libsdfg-gpu-test-host-api.so" \
   "$build/bin/libsdfg-gpu-test-hazards.so" "$build/bin/libsdfg-gpu-test-hazards-no-syncs.so" \
   "$build/bin/libsdfg-gpu-test-hazards-no-waits.so" \
   "$build"/bin/libsdfg-gpu-test-concurrency*.so \
+  "$build"/bin/libsdfg-gpu-test-graph-mode*.so \
   "$build/bin/sdfg-cuda-probe" "$build/bin/sdfg-gpu-run" \
   "$build"/bin/libsdfg-gpu-integration-*.so \
   "$build/unittests/Runtime/SDFGRuntimeCudaDeviceTests" \

@@ -236,6 +236,14 @@ bool sameNodes(const SegmentGraph &segment, const RecordedOps &ops) {
   return true;
 }
 
+/// Whether every operation of `ops` is that of `recorded`.
+bool sameArguments(const RecordedOps &recorded, const RecordedOps &ops) {
+  for (size_t i = 0; i < ops.ops.size(); ++i)
+    if (!ops.sameOp(i, recorded))
+      return false;
+  return true;
+}
+
 /// Runs `ops` eagerly on `stream`, as the entry points would have.
 bool runEagerly(const Symbols &symbols, const RecordedOps &ops, Stream stream,
                 Context context) {
@@ -371,7 +379,7 @@ bool sdfgrt::isProgramBuffer(const ProgramGraphs &graphs,
 
 bool sdfgrt::launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
                            size_t index, const RecordedOps &ops,
-                           Stream stream, Context context) {
+                           Stream stream, Context context, bool rebuild) {
   if (index >= kMaxSegmentsPerProgram) {
     if (index == kMaxSegmentsPerProgram)
       countEagerGraphCall();
@@ -381,7 +389,8 @@ bool sdfgrt::launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
     graphs.segments.resize(index + 1);
   SegmentGraph &segment = graphs.segments[index];
   bool ready;
-  if (sameNodes(segment, ops)) {
+  if (sameNodes(segment, ops) &&
+      (!rebuild || sameArguments(segment.recorded, ops))) {
     size_t updated = 0;
     ready = updateSegment(symbols, ops, context, segment, updated);
     if (ready && updated) {

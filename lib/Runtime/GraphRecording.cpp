@@ -30,6 +30,11 @@ using namespace sdfgrt;
 
 namespace {
 
+// sdfgrtSetGraphMode's modes.
+constexpr int32_t kGraphModeOff = 0;
+constexpr int32_t kGraphModeUpdate = 1;
+constexpr int32_t kGraphModeRebuild = 2;
+
 /// The graph-mode call of the calling thread.
 struct GraphCall {
   const char *program = nullptr;
@@ -40,23 +45,24 @@ struct GraphCall {
   Context context = kNoContext;
   size_t segment = 0;     // number of the segment being recorded
   size_t allocations = 0; // allocations made in the call so far
+  bool rebuild = false;   // build changed segments again, never update
   RecordedOps recorded;
 };
 thread_local GraphCall graphCall;
 
-/// Whether graph mode is on for a program (sdfgrtSetGraphMode).
+/// The graph mode of each program (sdfgrtSetGraphMode).
 struct GraphModeSettings {
   std::mutex mutex;
   std::atomic<bool> anySetting{false};
-  bool defaultOn = true;
-  std::unordered_map<std::string, bool> programs;
+  int32_t defaultMode = kGraphModeUpdate;
+  std::unordered_map<std::string, int32_t> programs;
 
-  bool isOn(const char *program) {
+  int32_t modeOf(const char *program) {
     if (!anySetting.load(std::memory_order_acquire))
-      return true;
+      return kGraphModeUpdate;
     std::lock_guard<std::mutex> lock(mutex);
     auto it = programs.find(program);
-    return it == programs.end() ? defaultOn : it->second;
+    return it == programs.end() ? defaultMode : it->second;
   }
 };
 
@@ -226,9 +232,10 @@ bool sdfgrt::flushGraphSegment() {
   threadState.graphPending = false;
   if (graphCall.recorded.empty())
     return true;
-  bool launched =
-      launchSegment(*graphCall.symbols, *graphCall.graphs, graphCall.segment++,
-                    graphCall.recorded, graphCall.stream, graphCall.context);
+  bool launched = launchSegment(*graphCall.symbols, *graphCall.graphs,
+                                graphCall.segment++, graphCall.recorded,
+                                graphCall.stream, graphCall.context,
+                                graphCall.rebuild);
   graphCall.recorded.clear();
   return launched;
 }
@@ -266,20 +273,27 @@ void sdfgrtBeginGraphCall(const char *program) {
   sdfgrtBeginCall();
   if (!outermost || !program)
     return;
+  int32_t mode = graphModeSettings().modeOf(program);
   graphCall = GraphCall{};
   graphCall.program = program;
+  graphCall.rebuild = mode == kGraphModeRebuild;
   threadState.graphPending = false;
-  threadState.graphCall = graphModeSettings().isOn(program);
+  threadState.graphCall = mode != kGraphModeOff;
 }
 
 void sdfgrtSetGraphMode(const char *program, int32_t mode) {
   GraphModeSettings &settings = graphModeSettings();
   std::lock_guard<std::mutex> lock(settings.mutex);
+  if (mode != kGraphModeUpdate && mode != kGraphModeRebuild)
+    mode = kGraphModeOff;
   if (!program) {
     settings.programs.clear();
-    settings.defaultOn = mode != 0;
+    settings.defaultMode = mode;
   } else {
-    settings.programs[program] = mode != 0;
+    settings.programs[program] = mode;
   }
-  settings.anySetting.store(true, std::memory_order_release);
+  // Back to the defaults: calls need not take the lock.
+  settings.anySetting.store(!settings.programs.empty() ||
+                                settings.defaultMode != kGraphModeUpdate,
+                            std::memory_order_release);
 }

@@ -123,11 +123,12 @@ bool isProgramBuffer(const ProgramGraphs &graphs, const void *pointer);
 
 /// Runs segment number `index` of the call, `ops`, on `stream` in
 /// `context` (current): launches the cached graph, after updating the nodes
-/// whose arguments changed, or builds it anew; false on a failure
-/// (recorded; the segment's cache entry is dropped, not left half built).
+/// whose arguments changed (or, with `rebuild`, building it again if any
+/// did), or builds it anew; false on a failure (recorded; the segment's
+/// cache entry is dropped, not left half built).
 bool launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
                    size_t index, const RecordedOps &ops, Stream stream,
-                   Context context);
+                   Context context, bool rebuild);
 
 /// The vendor function of the FunctionRecord `function` in `context` (the
 /// current one), loading its module there first if needed (Modules.cpp).

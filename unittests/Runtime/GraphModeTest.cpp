@@ -173,6 +173,23 @@ TEST_F(GraphModeTest, NewArgumentsUpdateTheNodesInPlace) {
   EXPECT_EQ(lastFactor(), 2.0f);
 }
 
+TEST_F(GraphModeTest, ModeTwoBuildsAgainInsteadOfUpdating) {
+  sdfgrtSetGraphMode("prog", 2);
+  ASSERT_EQ(call(streamA), 0);
+  ASSERT_EQ(call(streamA), 0);
+  Options other;
+  other.device = deviceB;
+  ASSERT_EQ(call(streamA, other), 0) << sdfgrtGetLastError();
+  sdfgrtGraphStats s = stats();
+  EXPECT_EQ(s.builds, 2);
+  EXPECT_EQ(s.replays, 1);
+  EXPECT_EQ(s.updates, 0);
+  EXPECT_EQ(driver().count("cuGraphExecKernelNodeSetParams"), 0);
+  EXPECT_EQ(deviceB[5], 5.0f);
+  // The first graph is gone, not leaked.
+  EXPECT_EQ(driver().graphExecsLive, 1);
+}
+
 TEST_F(GraphModeTest, AnotherShapeBuildsTheGraphAgain) {
   ASSERT_EQ(call(streamA), 0);
   Options shorter;

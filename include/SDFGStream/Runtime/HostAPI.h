@@ -281,6 +281,48 @@ public:
   void resetTimers(const char *program = nullptr) { timerReset(program); }
 
   //===--------------------------------------------------------------------===//
+  // Graph mode (programs compiled with sdfg-compile --graph-mode)
+  //===--------------------------------------------------------------------===//
+
+  /// Sets the graph mode of `program` (null: of every program) for its
+  /// later calls: 0 eager, 1 graphs updated in place (the default), 2
+  /// graphs built again when arguments change (sdfgrtSetGraphMode). Returns
+  /// 0, or kFailure for a library built before graph mode.
+  int32_t trySetGraphMode(const char *program, int32_t mode) {
+    auto set = reinterpret_cast<decltype(&sdfgrtSetGraphMode)>(
+        lookup("sdfgrtSetGraphMode"));
+    if (!set)
+      return fail(kFailure, libraryPath + " has no sdfgrtSetGraphMode "
+                                          "(built before graph mode)");
+    set(program, mode);
+    return 0;
+  }
+
+  /// What graph mode did in this library's runtime (sdfgrtGetGraphStats);
+  /// zeros for a library built before graph mode.
+  sdfgrtGraphStats graphStats() {
+    sdfgrtGraphStats stats{};
+    if (auto get = reinterpret_cast<decltype(&sdfgrtGetGraphStats)>(
+            lookup("sdfgrtGetGraphStats")))
+      get(&stats);
+    return stats;
+  }
+
+  /// Releases the graphs and transient buffers that graph mode keeps for
+  /// the programs on the current stream's context, freed on that stream
+  /// (sdfgrtReleaseGraphs). Returns 0 or the error code.
+  int32_t tryReleaseGraphs() {
+    auto release = reinterpret_cast<decltype(&sdfgrtReleaseGraphs)>(
+        lookup("sdfgrtReleaseGraphs"));
+    if (!release)
+      return fail(kFailure, libraryPath + " has no sdfgrtReleaseGraphs "
+                                          "(built before graph mode)");
+    if (int32_t status = release(stream))
+      return fail(status, getLastError());
+    return 0;
+  }
+
+  //===--------------------------------------------------------------------===//
   // Errors
   //===--------------------------------------------------------------------===//
 

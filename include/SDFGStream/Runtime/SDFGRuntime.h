@@ -128,10 +128,12 @@ SDFGRT_EXPORT void sdfgrtClearError(void);
  * program, and on HIP. */
 SDFGRT_EXPORT void sdfgrtBeginGraphCall(const char *program);
 
-/* Turns graph mode off (mode 0) or on (1) for the calls of `program` that
- * begin after it, or of every program if `program` is NULL (which also
- * forgets the per-program settings). Only programs compiled in graph mode
- * are affected; on is their default. */
+/* Sets the graph mode of the calls of `program` that begin after it, or of
+ * every program if `program` is NULL (which also forgets the per-program
+ * settings): 0 off (eager), 1 on (the default: a segment whose arguments
+ * changed updates its graph's nodes in place), 2 on, but such a segment
+ * builds its graph again (what the benchmarks compare updating with); any
+ * other value is 0. Only programs compiled in graph mode are affected. */
 SDFGRT_EXPORT void sdfgrtSetGraphMode(const char *program, int32_t mode);
 
 /* The most programs whose graphs the runtime keeps per context (default
