@@ -167,17 +167,21 @@ static void setSegmentSize(NamedAttrList &properties, StringRef name,
   properties.set(name, DenseI32ArrayAttr::get(sizes.getContext(), updated));
 }
 
-/// Rebuilds the async GPU op `op` in async form with `token` as its only
-/// dependency. Works for any op of the `gpu` dialect: their async
-/// dependencies are the leading operands and their token the last result.
-/// gpu::AsyncOpInterface can only add a dependency (addAsyncDependency): it
-/// cannot drop the ones a `gpu-async-region` op has, nor give a sync op its
-/// token result, so this one place rebuilds the op and sets its segment
-/// sizes.
+/// Puts the GPU op `op` in async form with `token` as its only dependency.
+/// An op that is async already and waits on nothing takes it through
+/// gpu::AsyncOpInterface::addAsyncDependency, in place. The interface can
+/// only add a dependency: it cannot drop the ones a `gpu-async-region` op
+/// has, nor give a sync op its token result, so such an op is rebuilt here
+/// with its segment sizes set (any op of the `gpu` dialect: its async
+/// dependencies are the leading operands and its token the last result).
 static LogicalResult rebuildOnToken(gpu::AsyncOpInterface asyncOp,
                                     Value token) {
   Operation *op = asyncOp.getOperation();
   OperandRange deps = asyncOp.getAsyncDependencies();
+  if (deps.empty() && asyncOp.getAsyncToken()) {
+    asyncOp.addAsyncDependency(token);
+    return success();
+  }
   if (!deps.empty() && deps.getBeginOperandIndex() != 0)
     return op->emitOpError()
            << "has async dependencies that are not its leading operands; "
@@ -196,13 +200,17 @@ static LogicalResult rebuildOnToken(gpu::AsyncOpInterface asyncOp,
   if (auto dict = dyn_cast_or_null<DictionaryAttr>(
           op->getPropertiesAsAttribute()))
     properties = NamedAttrList(dict);
-  setSegmentSize(properties, "operandSegmentSizes", 0, 1);
+  using OperandSegments = OpTrait::AttrSizedOperandSegments<void>;
+  using ResultSegments = OpTrait::AttrSizedResultSegments<void>;
+  setSegmentSize(properties, OperandSegments::getOperandSegmentSizeAttr(), 0,
+                 1);
   SmallVector<Type> resultTypes(op->getResultTypes());
   if (!hadToken) {
     resultTypes.push_back(gpu::AsyncTokenType::get(context));
-    if (auto sizes = dyn_cast_or_null<DenseI32ArrayAttr>(
-            properties.get("resultSegmentSizes")))
-      setSegmentSize(properties, "resultSegmentSizes", sizes.size() - 1, 1);
+    StringRef resultSizes = ResultSegments::getResultSegmentSizeAttr();
+    if (auto sizes =
+            dyn_cast_or_null<DenseI32ArrayAttr>(properties.get(resultSizes)))
+      setSegmentSize(properties, resultSizes, sizes.size() - 1, 1);
   }
   if (!properties.empty())
     state.propertiesAttr = properties.getDictionary(context);

@@ -383,3 +383,22 @@ func.func @hand_written(%A: memref<4xf32, 1>, %v: f32, %s: !sdfg.stream) {
   gpu.memset %A, %v : memref<4xf32, 1>, f32
   return
 }
+
+// -----
+
+// An async op that waits on nothing takes the stream token in place
+// (gpu::AsyncOpInterface::addAsyncDependency): the same op, its result
+// used as before; an op with dependencies of its own gets only the token.
+// CHECK-LABEL: func.func @async_without_dependencies
+// CHECK: %[[SLOT:.*]] = sdfg.init_streams
+// CHECK: %[[T0:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: %[[M:.*]], %{{.*}} = gpu.alloc async [%[[T0]]] (%{{.*}}) {note = "kept"} : memref<?xf32, 1>
+// CHECK-NEXT: %[[T1:.*]] = sdfg.stream_token %[[SLOT]]
+// CHECK-NEXT: gpu.dealloc async [%[[T1]]] %[[M]] : memref<?xf32, 1>
+// CHECK-NEXT: sdfg.sync %[[SLOT]]
+func.func @async_without_dependencies(%n: index) {
+  %t, %tok = gpu.alloc async (%n) {note = "kept"} : memref<?xf32, 1>
+  %t2 = gpu.dealloc async [%tok] %t : memref<?xf32, 1>
+  gpu.wait [%t2]
+  return
+}
