@@ -24,6 +24,7 @@
 
 #include "RuntimeShared.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -91,10 +92,45 @@ struct RecordedOps {
   }
 };
 
+/// The executable graph of one segment (GraphSegments.cpp), with the
+/// operations it runs now.
+struct SegmentGraph {
+  RecordedOps recorded;
+  vendor::Graph graph{};
+  vendor::GraphExec exec{};
+  std::vector<vendor::GraphNode> nodes;
+};
+
+/// Destroys what exists of `segment`'s graph and forgets its operations.
+void dropSegment(const Symbols &symbols, SegmentGraph &segment);
+
+/// A transient buffer a program keeps across its calls.
+struct ProgramBuffer {
+  void *pointer;
+  size_t bytes;
+};
+
 /// The graphs and transient buffers of one program in one context
 /// (GraphCache.cpp); a thread's graph-mode call holds it from its first GPU
 /// operation to its end.
-struct ProgramGraphs;
+struct ProgramGraphs {
+  const char *program;
+  ContextRef context;
+  std::vector<SegmentGraph> segments;
+  std::vector<ProgramBuffer> buffers;
+  vendor::Event done{}; // recorded at the end of each call
+  bool doneRecorded = false;
+  Stream lastStream{};
+  bool busy = false; // a thread's call holds it (guarded by the cache)
+  uint64_t lastUse = 0;
+};
+
+/// What graph mode did, process-wide (sdfgrtGetGraphStats).
+struct GraphStatistics {
+  std::atomic<int64_t> builds{0}, updates{0}, nodesUpdated{0}, replays{0},
+      eagerCalls{0}, bufferBytes{0};
+};
+GraphStatistics &graphStatistics();
 
 /// Takes `program`'s graphs in `context` (current) for the calling thread's
 /// call on `stream`, making them if needed (and releasing the least recently
