@@ -12,7 +12,8 @@
 #   .device/lit/   the lit test runner (pure Python)
 #   .device/python/ the Python client example (examples/python): its program
 #                  compiled by sdfg-compile (smooth_axpy.so, sm_90 fatbin, the
-#                  runtime linked in; smooth_axpy.h) and the .py files
+#                  runtime linked in; smooth_axpy.h; smooth_axpy_graph.so in
+#                  graph mode) and the .py files
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
@@ -35,6 +36,8 @@ find "$root/.device/lit" -name __pycache__ -prune -exec rm -rf {} +
 mkdir -p "$root/.device/python"
 "$build/bin/sdfg-compile" "$root/examples/python/smooth_axpy.mlir" \
   -o "$root/.device/python/smooth_axpy.so" --header "$root/.device/python/smooth_axpy.h"
+"$build/bin/sdfg-compile" "$root/examples/python/smooth_axpy.mlir" --graph-mode \
+  -o "$root/.device/python/smooth_axpy_graph.so"
 cp "$root/examples/python/smooth_axpy.py" "$root/examples/python/sdfgstream_ctypes.py" \
-  "$root/.device/python/"
+  "$root/examples/python/graph_mode.py" "$root/.device/python/"
 du -sh "$root/.device"

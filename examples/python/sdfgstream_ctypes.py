@@ -186,6 +186,13 @@ class ProgramError(RuntimeError):
         self.text = text
 
 
+class GraphStats(ctypes.Structure):
+    """sdfgrtGraphStats (SDFGRuntime.h)."""
+    _fields_ = [(name, ctypes.c_int64) for name in (
+        "builds", "updates", "nodesUpdated", "replays", "eagerCalls",
+        "programs", "bufferBytes")]
+
+
 class Library:
     """A library built by sdfg-compile, loaded with ctypes (RTLD_LOCAL: the
     runtime it links in stays private to it)."""
@@ -211,6 +218,30 @@ class Library:
 
     def loaded_module_count(self):
         return self.dll.sdfgrtLoadedModuleCount()
+
+    def set_graph_mode(self, program, mode):
+        """sdfgrtSetGraphMode: 0 eager, 1 graphs updated in place (the
+        default of a library built with `sdfg-compile --graph-mode`), 2
+        graphs built again when arguments change; `program` None: all."""
+        function = self._graph_entry("sdfgrtSetGraphMode")
+        function.argtypes = [ctypes.c_char_p, ctypes.c_int32]
+        function.restype = None
+        function(program.encode() if program else None, mode)
+
+    def graph_stats(self):
+        """sdfgrtGetGraphStats, as a dict."""
+        function = self._graph_entry("sdfgrtGetGraphStats")
+        stats = GraphStats()
+        function.argtypes = [ctypes.POINTER(GraphStats)]
+        function.restype = None
+        function(ctypes.byref(stats))
+        return {name: getattr(stats, name) for name, _ in GraphStats._fields_}
+
+    def _graph_entry(self, name):
+        try:
+            return getattr(self.dll, name)
+        except AttributeError:
+            raise ProgramError(name, -1, "%s was built before graph mode" % self.path)
 
     def program(self, name, arguments, stream=True):
         """Declares `_mlir_ciface_<name>`. `arguments` lists MemRefArg and

@@ -43,6 +43,7 @@ struct GraphCall {
   ProgramGraphs *graphs = nullptr;
   Stream stream{};
   Context context = kNoContext;
+  bool switchContext = false; // the thread's current context is another
   size_t segment = 0;     // number of the segment being recorded
   size_t allocations = 0; // allocations made in the call so far
   bool rebuild = false;   // build changed segments again, never update
@@ -106,17 +107,20 @@ bool attach(void *rawStream) {
   }
   const Symbols *symbols = vendorSymbols();
   Context current = kNoContext, context = kNoContext;
-  bool capturing = false;
+  bool capturing = false, held = false;
   ContextRef ref;
-  if (!vendor::kHasGraphs || !symbols ||
-      reinterpret_cast<uintptr_t>(rawStream) <= 2 ||
-      !vendor::currentContext(*symbols, current) ||
-      !vendor::streamContext(*symbols, stream, context) ||
-      context != current || !isCapturing(*symbols, stream, capturing) ||
-      capturing || !identify(*symbols, context, ref) ||
-      !checkOutProgram(*symbols, graphCall.program, ref, stream,
-                       graphCall.graphs) ||
-      !graphCall.graphs) {
+  if (vendor::kHasGraphs && symbols &&
+      reinterpret_cast<uintptr_t>(rawStream) > 2 &&
+      vendor::currentContext(*symbols, current) &&
+      vendor::streamContext(*symbols, stream, context) &&
+      identify(*symbols, context, ref))
+    inContext(*symbols, context, current, [&] {
+      held = isCapturing(*symbols, stream, capturing) && !capturing &&
+             checkOutProgram(*symbols, graphCall.program, ref, stream,
+                             graphCall.graphs) &&
+             graphCall.graphs;
+    });
+  if (!held) {
     // Eagerly, as without graph mode (a caller's capture records the
     // operations); a failure above is the call's.
     stopRecording();
@@ -126,7 +130,20 @@ bool attach(void *rawStream) {
   graphCall.symbols = symbols;
   graphCall.stream = stream;
   graphCall.context = context;
+  graphCall.switchContext = context != current;
   return true;
+}
+
+/// Runs `body` in the call's context: the stream's, made current for it
+/// when the thread's current context is another one (as onStream does).
+template <typename Body> bool inCallContext(Body &&body) {
+  if (!graphCall.switchContext) {
+    body();
+    return true;
+  }
+  Context current = kNoContext;
+  return vendor::currentContext(*graphCall.symbols, current) &&
+         inContext(*graphCall.symbols, graphCall.context, current, body);
 }
 
 GraphOp &appendOp(GraphOp::Kind kind) {
@@ -150,8 +167,11 @@ bool sdfgrt::recordGraphLaunch(void *function, const unsigned (&grid)[3],
     return true;
   if (!function || !attach(stream))
     return false;
-  const std::vector<uint32_t> *sizes = kernelParamSizes(
-      *graphCall.symbols, function, graphCall.context, count);
+  const std::vector<uint32_t> *sizes = nullptr;
+  inCallContext([&] {
+    sizes = kernelParamSizes(*graphCall.symbols, function, graphCall.context,
+                             count);
+  });
   if (!sizes) {
     if (threadState.operationFailed)
       return true;
@@ -212,11 +232,15 @@ bool sdfgrt::recordGraphAlloc(size_t bytes, void *stream, void *&pointer) {
   if (!attach(stream))
     return false;
   // Enqueued now, ahead of the recorded operations, which cannot use it.
-  if (!programBuffer(*graphCall.symbols, *graphCall.graphs,
-                     graphCall.allocations++, bytes, graphCall.stream,
-                     pointer))
-    pointer = nullptr;
-  return true;
+  bool allocated = false;
+  inCallContext([&] {
+    allocated = programBuffer(*graphCall.symbols, *graphCall.graphs,
+                              graphCall.allocations++, bytes,
+                              graphCall.stream, pointer);
+  });
+  // Past the program's buffer limit (nothing recorded): an ordinary
+  // transient, eagerly.
+  return allocated || threadState.operationFailed;
 }
 
 bool sdfgrt::recordGraphFree(void *pointer) {
@@ -232,10 +256,13 @@ bool sdfgrt::flushGraphSegment() {
   threadState.graphPending = false;
   if (graphCall.recorded.empty())
     return true;
-  bool launched = launchSegment(*graphCall.symbols, *graphCall.graphs,
-                                graphCall.segment++, graphCall.recorded,
-                                graphCall.stream, graphCall.context,
-                                graphCall.rebuild);
+  bool launched = false;
+  inCallContext([&] {
+    launched = launchSegment(*graphCall.symbols, *graphCall.graphs,
+                             graphCall.segment++, graphCall.recorded,
+                             graphCall.stream, graphCall.context,
+                             graphCall.rebuild);
+  });
   graphCall.recorded.clear();
   return launched;
 }
@@ -250,7 +277,10 @@ void sdfgrt::endGraphCall() {
   }
   if (graphCall.graphs)
     withoutRecordingFailures([] {
-      checkInProgram(*graphCall.symbols, *graphCall.graphs, graphCall.stream);
+      inCallContext([] {
+        checkInProgram(*graphCall.symbols, *graphCall.graphs,
+                       graphCall.stream);
+      });
     });
   threadState.graphCall = false;
   threadState.graphHeld = false;

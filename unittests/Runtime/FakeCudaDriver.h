@@ -95,8 +95,8 @@ struct Launch {
   bool fromGraph = false; // a kernel node of a launched graph
 };
 
-// Records and waits share one count (`order`), so a test can tell which
-// came first.
+// Records, waits and graph launches share one count (`order`), so a test
+// can tell which came first.
 struct EventRecord {
   CUevent event;
   CUstream stream;
@@ -169,6 +169,7 @@ struct Driver {
   int graphsLive = 0;     // created and not destroyed
   int graphExecsLive = 0; // instantiated and not destroyed
   int graphLaunches = 0;
+  std::vector<long> graphLaunchOrders; // `order` of each cuGraphLaunch
 
   int count(const std::string &call) const {
     auto it = calls.find(call);

@@ -80,9 +80,11 @@ CUresult addNode(CUgraphNode *added, CUgraph graph,
 /// A kernel node's fields from `params`; false if the kernel's parameter
 /// sizes are unknown (the real driver always knows them).
 bool kernelNode(const CUDA_KERNEL_NODE_PARAMS &params, CUgraphNode_st &node) {
+  if (!params.func)
+    return false;
   auto layout = driver().kernelParams.find(params.func->name);
-  if (!params.func || !params.kernelParams ||
-      layout == driver().kernelParams.end())
+  if (layout == driver().kernelParams.end() ||
+      (!params.kernelParams && !layout->second.empty()))
     return false;
   node.kind = CUgraphNode_st::Kind::Kernel;
   node.function = params.func;
@@ -243,6 +245,7 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   if (CUresult result = checkStream(stream))
     return result;
   ++driver().graphLaunches;
+  driver().graphLaunchOrders.push_back(driver().nextOrder++);
   for (const CUgraphNode_st &node : exec->nodes) {
     switch (node.kind) {
     case CUgraphNode_st::Kind::Kernel: {

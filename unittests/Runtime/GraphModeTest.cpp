@@ -219,6 +219,55 @@ TEST_F(GraphModeTest, AHostSyncEndsASegment) {
   EXPECT_EQ(driver().graphLaunches, 4);
 }
 
+TEST_F(GraphModeTest, TimersBracketTheGraphs) {
+  // As generated code times a call: the begin event after the call opens,
+  // the end event before it ends, both on the caller's stream.
+  for (int i = 0; i < 2; ++i) {
+    sdfgrtBeginGraphCall("timed");
+    void *timer = sdfgrtTimerBegin("timed");
+    sdfgrtTimerRecordBegin(timer, streamA);
+    mgpuMemcpy(deviceA, input, sizeof(input), streamA);
+    int64_t n = kElements;
+    float factor = 2.0f;
+    float *device = deviceA;
+    void *args[] = {&device, &factor, &n};
+    mgpuLaunchKernel(scale, 1, 1, 1, 64, 1, 1, 0, streamA, args, nullptr, 3);
+    sdfgrtTimerRecordEnd(timer, streamA);
+    sdfgrtTimerEnd(timer);
+    ASSERT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  }
+  // The graph of each call runs between its two timer events.
+  ASSERT_EQ(driver().graphLaunchOrders.size(), 2u);
+  std::vector<long> timerRecords;
+  for (const fakecuda::EventRecord &record : driver().records)
+    if (record.event->flags == CU_EVENT_DEFAULT) // timing events
+      timerRecords.push_back(record.order);
+  ASSERT_EQ(timerRecords.size(), 4u);
+  for (size_t call = 0; call < 2; ++call) {
+    EXPECT_LT(timerRecords[2 * call], driver().graphLaunchOrders[call]);
+    EXPECT_GT(timerRecords[2 * call + 1], driver().graphLaunchOrders[call]);
+  }
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(stats().replays, 1);
+  double milliseconds = 0;
+  int64_t calls = 0, pending = 0;
+  EXPECT_EQ(sdfgrtTimerQuery("timed", 1, &milliseconds, &calls, &pending), 0);
+  EXPECT_EQ(calls, 2);
+}
+
+TEST_F(GraphModeTest, AStreamOfAnotherContextRecordsInItsContext) {
+  // contextA is current; streamB is of contextB: graph mode makes contextB
+  // current for its own driver calls (the fake fails any stream, event or
+  // graph operation made in the wrong context) and restores contextA.
+  for (int i = 0; i < 2; ++i)
+    ASSERT_EQ(call(streamB), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(stats().replays, 1);
+  EXPECT_EQ(driver().graphLaunches, 2);
+  EXPECT_EQ(fakecuda::currentContext(), contextA);
+  EXPECT_EQ(output[4], 4.0f);
+}
+
 TEST_F(GraphModeTest, ACapturingStreamGetsTheWorkEagerly) {
   streamA->capturing = true;
   streamA->captureId = 9;

@@ -255,6 +255,28 @@ TEST_F(HostApiTest, ReservedStreamsAreMadeOnce) {
   EXPECT_EQ(driver().createdStreams.size(), 2u);
 }
 
+TEST_F(HostApiTest, GraphModeIsTheLibrarysOwn) {
+  Library lib(SDFGRT_HOST_API_TEST_PROGRAMS);
+  lib.setExternalGpuStream(streamA2);
+  driver().kernelParams["kernel"] = {};
+  lib.call("graph_launch");
+  lib.call("graph_launch");
+  sdfgrtGraphStats stats = lib.graphStats();
+  EXPECT_EQ(stats.builds, 1);
+  EXPECT_EQ(stats.replays, 1);
+  EXPECT_EQ(stats.programs, 1);
+  EXPECT_EQ(driver().graphLaunches, 2);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 0);
+  // Off: the next call is eager.
+  ASSERT_EQ(lib.trySetGraphMode("graph_launch", 0), 0);
+  lib.call("graph_launch");
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 1);
+  EXPECT_EQ(lib.tryReleaseGraphs(), 0);
+  EXPECT_EQ(lib.graphStats().programs, 0);
+  EXPECT_EQ(driver().graphExecsLive, 0);
+  ASSERT_EQ(lib.trySetGraphMode(nullptr, 1), 0);
+}
+
 TEST_F(HostApiTest, MissingLibraryIsAnError) {
   try {
     Library lib("/nonexistent/libprograms.so");
