@@ -208,25 +208,43 @@ bool sdfgrt::launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
   if (graphs.segments.size() <= index)
     graphs.segments.resize(index + 1);
   SegmentGraph &segment = graphs.segments[index];
-  bool ready;
+  if (segment.eagerOnly)
+    return runEagerly(symbols, ops, stream, context);
+  // Graph mode never fails a call that would succeed eagerly: an update the
+  // driver refuses builds the graph again, and a graph it cannot build (a
+  // memory kind its copy nodes do not take, no memory to instantiate) runs
+  // the segment eagerly, now and in later calls, which report any failure
+  // of the operations themselves.
+  bool ready = false;
   if (sameNodes(segment, ops) &&
       (!rebuild || sameArguments(segment.recorded, ops))) {
     size_t updated = 0;
-    ready = updateSegment(symbols, ops, context, segment, updated);
+    withoutRecordingFailures([&] {
+      ready = updateSegment(symbols, ops, context, segment, updated);
+    });
     if (ready && updated) {
       ++graphStatistics().updates;
       graphStatistics().nodesUpdated += static_cast<int64_t>(updated);
     } else if (ready) {
       ++graphStatistics().replays;
     }
-  } else {
+  }
+  if (!ready) {
     dropSegment(symbols, segment);
-    ready = buildSegment(symbols, ops, context, segment);
+    withoutRecordingFailures(
+        [&] { ready = buildSegment(symbols, ops, context, segment); });
+    if (!ready) {
+      dropSegment(symbols, segment);
+      segment.eagerOnly = true;
+      countEagerGraphCall();
+      return runEagerly(symbols, ops, stream, context);
+    }
   }
   if constexpr (vendor::kHasGraphs)
     if (ready && vendor::launchGraph(symbols, segment.exec, stream))
       return true;
-  // No half-built or half-updated graph stays.
+  // A launch that fails is the call's failure; no graph that may be broken
+  // stays.
   dropSegment(symbols, segment);
   return false;
 }

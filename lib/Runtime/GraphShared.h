@@ -99,9 +99,11 @@ struct SegmentGraph {
   vendor::Graph graph{};
   vendor::GraphExec exec{};
   std::vector<vendor::GraphNode> nodes;
+  bool eagerOnly = false; // its graph could not be built: run it eagerly
 };
 
-/// Destroys what exists of `segment`'s graph and forgets its operations.
+/// Destroys what exists of `segment`'s graph and forgets its operations
+/// (and whether it runs eagerly).
 void dropSegment(const Symbols &symbols, SegmentGraph &segment);
 
 /// A transient buffer a program keeps across its calls.
@@ -160,8 +162,9 @@ bool isProgramBuffer(const ProgramGraphs &graphs, const void *pointer);
 /// Runs segment number `index` of the call, `ops`, on `stream` in
 /// `context` (current): launches the cached graph, after updating the nodes
 /// whose arguments changed (or, with `rebuild`, building it again if any
-/// did), or builds it anew; false on a failure (recorded; the segment's
-/// cache entry is dropped, not left half built).
+/// did), or builds it anew; a segment whose graph cannot be built runs
+/// eagerly, then and in later calls. False on a failure of the launch or of
+/// an eager operation (recorded; no graph that may be broken is kept).
 bool launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
                    size_t index, const RecordedOps &ops, Stream stream,
                    Context context, bool rebuild);

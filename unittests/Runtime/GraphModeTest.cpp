@@ -295,18 +295,51 @@ TEST_F(GraphModeTest, ModeOffRunsEagerly) {
   EXPECT_EQ(driver().graphLaunches, 2);
 }
 
-TEST_F(GraphModeTest, AFailedBuildLeavesNoCacheEntry) {
+TEST_F(GraphModeTest, AGraphThatCannotBeBuiltRunsEagerly) {
   driver().failingCall = "cuGraphInstantiate";
   driver().failure = CUDA_ERROR_OUT_OF_MEMORY;
-  EXPECT_EQ(call(streamA), CUDA_ERROR_OUT_OF_MEMORY);
-  EXPECT_NE(std::string(sdfgrtGetLastError()).find("cuGraphInstantiate"),
+  // Graph mode does not fail a call that succeeds eagerly.
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(output[3], 3.0f);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 2);
+  EXPECT_EQ(driver().graphsLive, 0);
+  EXPECT_EQ(driver().graphExecsLive, 0);
+  EXPECT_EQ(stats().eagerCalls, 1);
+  // The segment stays eager (no build is tried again) until released.
+  driver().failingCall.clear();
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuGraphInstantiate"), 1);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 4);
+  EXPECT_EQ(sdfgrtReleaseGraphs(streamA), 0);
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(driver().graphLaunches, 1);
+}
+
+TEST_F(GraphModeTest, AnUpdateTheDriverRefusesBuildsAgain) {
+  ASSERT_EQ(call(streamA), 0);
+  driver().failingCall = "cuGraphExecKernelNodeSetParams";
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  Options other;
+  other.factor = 5.0f;
+  ASSERT_EQ(call(streamA, other), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().builds, 2);
+  EXPECT_EQ(stats().updates, 0);
+  EXPECT_EQ(lastFactor(), 5.0f);
+  EXPECT_EQ(driver().graphExecsLive, 1);
+}
+
+TEST_F(GraphModeTest, AFailedLaunchFailsTheCallAndKeepsNoGraph) {
+  driver().failingCall = "cuGraphLaunch";
+  driver().failure = CUDA_ERROR_LAUNCH_FAILED;
+  EXPECT_EQ(call(streamA), CUDA_ERROR_LAUNCH_FAILED);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find("cuGraphLaunch"),
             std::string::npos);
   EXPECT_EQ(driver().graphsLive, 0);
   EXPECT_EQ(driver().graphExecsLive, 0);
   driver().failingCall.clear();
   ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
-  EXPECT_EQ(stats().builds, 1);
-  EXPECT_EQ(stats().replays, 0);
+  EXPECT_EQ(stats().builds, 2);
   EXPECT_EQ(output[3], 3.0f);
 }
 
