@@ -248,21 +248,26 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 // C ABI: kernel launches on the caller's stream
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A grid, block or cluster shape as the vendor APIs take it.
+struct Dims {
+  Dims(intptr_t x, intptr_t y, intptr_t z)
+      : value{static_cast<unsigned>(x), static_cast<unsigned>(y),
+              static_cast<unsigned>(z)} {}
+  unsigned value[3];
+};
+} // namespace
+
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount) {
-  if (threadState.graphCall && !extra) {
-    const unsigned grid[3] = {static_cast<unsigned>(gridX),
-                              static_cast<unsigned>(gridY),
-                              static_cast<unsigned>(gridZ)};
-    const unsigned block[3] = {static_cast<unsigned>(blockX),
-                               static_cast<unsigned>(blockY),
-                               static_cast<unsigned>(blockZ)};
-    if (recordGraphLaunch(function, grid, block, static_cast<unsigned>(smem),
-                          stream, params, paramsCount))
-      return;
-  }
+  if (threadState.graphCall && !extra &&
+      recordGraphLaunch(function, Dims(gridX, gridY, gridZ).value,
+                        Dims(blockX, blockY, blockZ).value,
+                        static_cast<unsigned>(smem), stream, params,
+                        paramsCount))
+    return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context context) {
     vendor::Function handle;
     if (resolveFunction(symbols, function, context, handle) &&
@@ -278,15 +283,8 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t smem, void *stream, void **params,
                              void **extra, size_t /*paramsCount*/) {
-  const unsigned cluster[3] = {static_cast<unsigned>(clusterX),
-                               static_cast<unsigned>(clusterY),
-                               static_cast<unsigned>(clusterZ)};
-  const unsigned grid[3] = {static_cast<unsigned>(gridX),
-                            static_cast<unsigned>(gridY),
-                            static_cast<unsigned>(gridZ)};
-  const unsigned block[3] = {static_cast<unsigned>(blockX),
-                             static_cast<unsigned>(blockY),
-                             static_cast<unsigned>(blockZ)};
+  const Dims cluster(clusterX, clusterY, clusterZ), grid(gridX, gridY, gridZ),
+      block(blockX, blockY, blockZ);
   if constexpr (!vendor::kHasClusterLaunch) {
     // Refused before any vendor work, like host-shared allocations.
     if (startOperation())
@@ -298,7 +296,8 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
       vendor::Function handle;
       if (resolveFunction(symbols, function, context, handle) &&
           vendor::allowDynamicSharedMemory(symbols, handle, smem))
-        vendor::launchClusterKernel(symbols, handle, cluster, grid, block, smem,
+        vendor::launchClusterKernel(symbols, handle, cluster.value, grid.value,
+                                    block.value, smem,
                                     s, params, extra);
     });
   }

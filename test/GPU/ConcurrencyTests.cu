@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckCuda.h"
+#include "ProgramLibraries.h"
 #include "CuptiRecorder.h"
 #include "SpinFor.cuh"
 
@@ -50,18 +51,7 @@ constexpr unsigned long long kAheadNanoseconds = 1000000; // 1 ms
 constexpr int64_t kSlotNanoseconds = 200000;              // 200 us
 constexpr int64_t kLongNanoseconds = 1000000;             // 1 ms
 
-struct Memref1D {
-  float *allocated, *aligned;
-  int64_t offset, size, stride;
-};
-Memref1D view(float *data, int64_t n) { return {data, data, 0, n, 1}; }
 
-std::string nextToSelf(const char *name) {
-  char self[4096];
-  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string path(self, length > 0 ? length : 0);
-  return path.substr(0, path.rfind('/') + 1) + name;
-}
 
 __global__ void fillValue(float *data, int64_t n, float value) {
   for (int64_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckCuda.h"
+#include "ProgramLibraries.h"
 #include "SpinFor.cuh"
 
 #include "SDFGStream/Runtime/HostAPI.h"
@@ -39,18 +40,7 @@ constexpr int kRuns = 1000;
 constexpr int64_t kElements = 1 << 16;
 constexpr unsigned long long kAheadNanoseconds = 200000; // 200 us
 
-struct Memref1D {
-  float *allocated, *aligned;
-  int64_t offset, size, stride;
-};
-Memref1D view(float *data) { return {data, data, 0, kElements, 1}; }
 
-std::string nextToSelf(const char *name) {
-  char self[4096];
-  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string path(self, length > 0 ? length : 0);
-  return path.substr(0, path.rfind('/') + 1) + name;
-}
 
 class GraphMode : public ::testing::Test {
 protected:
@@ -76,7 +66,7 @@ protected:
       input[i] = float((run * 7 + i) % 13);
     std::fill(output, output + kElements, -1.0f);
     spinFor<<<1, 1, 0, stream>>>(kAheadNanoseconds);
-    Memref1D vin = view(input), vout = view(output);
+    Memref1D vin = view(input, kElements), vout = view(output, kElements);
     int32_t status =
         library.tryCall("two_segments", &vin, &vout, int64_t(kElements));
     if (status != 0 || cudaStreamSynchronize(stream) != cudaSuccess)
@@ -142,7 +132,7 @@ TEST_F(GraphMode, PageableHostMemory) {
 }
 
 TEST_F(GraphMode, InsideTheCallersCaptureRunsEagerly) {
-  Memref1D vin = view(in[0]), vout = view(out[0]);
+  Memref1D vin = view(in[0], kElements), vout = view(out[0], kElements);
   // A first call outside the capture (module loads).
   ASSERT_EQ(graphs.tryCall("one_segment", &vin, &vout, int64_t(kElements)), 0);
   CHECK_CUDA(cudaStreamSynchronize(stream));

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckCuda.h"
+#include "ProgramLibraries.h"
 #include "SpinFor.cuh"
 
 #include "SDFGStream/Runtime/HostAPI.h"
@@ -34,24 +35,12 @@ constexpr int64_t kElements = 1 << 20;
 constexpr unsigned long long kSpinNanoseconds = 1000000; // 1 ms
 
 
-/// Memref descriptors as the programs' C interfaces take them.
-struct Memref1D {
-  float *allocated, *aligned;
-  int64_t offset, size, stride;
-};
 template <typename T> struct Memref0D {
   T *allocated, *aligned;
   int64_t offset;
 };
-Memref1D view(float *data, int64_t n) { return {data, data, 0, n, 1}; }
 template <typename T> Memref0D<T> scalar(T *data) { return {data, data, 0}; }
 
-std::string nextToSelf(const char *name) {
-  char self[4096];
-  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string path(self, length > 0 ? length : 0);
-  return path.substr(0, path.rfind('/') + 1) + name;
-}
 
 /// The hazard programs as compiled, without host syncs, without waits.
 struct HazardLibraries {
