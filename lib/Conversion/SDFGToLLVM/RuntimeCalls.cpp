@@ -32,9 +32,21 @@ FailureOr<Value> mlir::sdfg::emitRuntimeCall(OpBuilder &builder, Operation *op,
 Value mlir::sdfg::programNamePointer(OpBuilder &builder, Operation *op,
                                     StringRef name) {
   auto module = op->getParentOfType<ModuleOp>();
-  std::string symbol = ("__sdfgrt_program_" + name).str();
+  std::string base = ("__sdfgrt_program_" + name).str();
   std::string text = (name + Twine('\0')).str();
-  auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
+  // The program's constant, or a fresh name if the module uses this one
+  // for something else.
+  std::string symbol = base;
+  LLVM::GlobalOp global;
+  for (unsigned suffix = 0;; ++suffix) {
+    Operation *existing = module.lookupSymbol(symbol);
+    global = dyn_cast_or_null<LLVM::GlobalOp>(existing);
+    if (!existing || (global && global.getConstant() &&
+                      global.getValueAttr() ==
+                          builder.getStringAttr(text)))
+      break;
+    symbol = base + "_" + std::to_string(suffix);
+  }
   if (!global) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(module.getBody());

@@ -76,3 +76,18 @@ func.func @plain_function(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_
 sdfg.sdfg @host_only(%n: index) target(cpu) attributes {sdfg.graph_mode} {
   sdfg.return
 }
+
+// -----
+
+// A module that uses the constant's name for something else: the name
+// constant gets a fresh one.
+
+// CHECK: llvm.mlir.global private constant @__sdfgrt_program_p_0("p\00")
+// CHECK: func.func private @__sdfgrt_program_p()
+// CHECK-LABEL: func.func @p
+// CHECK-NEXT: llvm.mlir.addressof @__sdfgrt_program_p_0 : !llvm.ptr
+func.func private @__sdfgrt_program_p()
+sdfg.sdfg @p(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) attributes {sdfg.graph_mode} {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.return
+}
