@@ -86,6 +86,7 @@ sdfg.sdfg @host_only(%n: index) target(cpu) attributes {sdfg.graph_mode} {
 // CHECK: func.func private @__sdfgrt_program_p()
 // CHECK-LABEL: func.func @p
 // CHECK-NEXT: llvm.mlir.addressof @__sdfgrt_program_p_0 : !llvm.ptr
+// ALL: llvm.mlir.global private constant @__sdfgrt_program_p_0("p\00")
 func.func private @__sdfgrt_program_p()
 sdfg.sdfg @p(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) attributes {sdfg.graph_mode} {
   %slot = sdfg.init_streams %s -> !sdfg.stream
