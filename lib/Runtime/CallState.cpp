@@ -133,7 +133,9 @@ void sdfgrtBeginCall(void) {
 }
 
 int32_t sdfgrtEndCall(void) {
-  if (threadState.callDepth == 1)
+  // A graph-mode call that recorded or holds its program's graphs.
+  if (threadState.callDepth == 1 &&
+      (threadState.graphCall || threadState.graphHeld))
     endGraphCall();
   if (threadState.callDepth > 0 && --threadState.callDepth == 0) {
     if (threadState.callError != 0) {
