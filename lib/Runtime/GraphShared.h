@@ -79,9 +79,12 @@ struct RecordedOps {
       return std::memcmp(a.grid, b.grid, sizeof(a.grid)) == 0 &&
              std::memcmp(a.block, b.block, sizeof(a.block)) == 0 &&
              a.smem == b.smem && a.argumentsBytes == b.argumentsBytes &&
-             std::memcmp(arguments.data() + a.argumentsBegin,
-                         other.arguments.data() + b.argumentsBegin,
-                         a.argumentsBytes) == 0;
+             // (A kernel without parameters has no bytes to compare, and
+             // memcmp must not see the null data of an empty vector.)
+             (a.argumentsBytes == 0 ||
+              std::memcmp(arguments.data() + a.argumentsBegin,
+                          other.arguments.data() + b.argumentsBegin,
+                          a.argumentsBytes) == 0);
     case GraphOp::Kind::Copy:
       return a.dst == b.dst && a.src == b.src && a.bytes == b.bytes;
     case GraphOp::Kind::Set:
