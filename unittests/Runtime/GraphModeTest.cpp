@@ -45,6 +45,13 @@ protected:
   }
 
   void TearDown() override {
+    // What a user does before the fake driver goes: the programs' graphs
+    // and transient buffers are released on a stream of their context.
+    EXPECT_EQ(sdfgrtReleaseGraphs(streamA), 0) << sdfgrtGetLastError();
+    EXPECT_EQ(sdfgrtReleaseGraphs(streamB), 0) << sdfgrtGetLastError();
+    EXPECT_EQ(stats().programs, 0);
+    EXPECT_EQ(stats().bufferBytes, 0);
+    EXPECT_EQ(driver().graphExecsLive, 0);
     mgpuModuleUnload(module);
     TwoContextTest::TearDown();
   }
