@@ -2,12 +2,16 @@
 # Builds the project with AddressSanitizer + UndefinedBehaviorSanitizer (the
 # instrumented tree of scripts/instrumented-build.sh, build-asan/) and runs
 # the suite that exercises its code on it: every FileCheck lit test
-# (sdfg-opt, sdfg-translate: the dialect, passes, lowerings) and every
-# GoogleTest unit test (runtime on the fake driver, host API, passes); the
-# GPU ones skip without a GPU, as in scripts/test.sh. Not run here: the
-# integration tests that compile and link programs, install the project or
-# load the runtime into python with the uninstrumented system toolchain,
-# which cannot link or load instrumented objects.
+# (sdfg-opt, sdfg-translate: the dialect, passes, lowerings), every
+# GoogleTest unit test (runtime on the fake driver, host API, passes; the
+# GPU ones skip without a GPU, as in scripts/test.sh), and the sdfg-compile
+# tests whose programs run in an instrumented process: the fail-fast
+# programs (the error path of a program call, the runtime linked into the
+# program library) and the ahead-of-time build (lit param
+# sdfgstream_suite=sanitize). Not run here: the integration tests that link
+# executables, install the project or load the runtime into python with the
+# uninstrumented system toolchain, which cannot link or load instrumented
+# objects.
 #
 # Any sanitizer report fails its test: UBSan aborts
 # (-fno-sanitize-recover=undefined), ASan reports errors and leaks. Ends with
@@ -16,7 +20,10 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SDFGSTREAM_ASAN_BUILD_DIR:-$root/build-asan}"
 
-if ! "$root/scripts/instrumented-build.sh" sdfgstream-fast-test-depends; then
+if ! "$root/scripts/instrumented-build.sh" sdfgstream-fast-test-depends \
+    sdfg-fail-fast-test sdfgstream_runtime_cuda sdfgstream_runtime_hip \
+    sdfgstream_runtime_cuda_static sdfgstream_runtime_hip_static \
+    sdfgstream_runner_utils; then
   echo "build failed"
   echo "0 passed, 1 failed"
   exit 1
@@ -27,7 +34,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 results="$build/sanitize-results.xml"
 rm -f "$results"
-/usr/lib/llvm-22/bin/lit -sv --param sdfgstream_suite=fast \
+/usr/lib/llvm-22/bin/lit -sv --param sdfgstream_suite=sanitize \
   --xunit-xml-output="$results" "$build/test" "$build/unittests"
 lit_status=$?
 

@@ -20,15 +20,21 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 #                (check-sdfgstream, the inner loop);
 #   integration  what needs sdfg-compile, the runtimes, an install, the
 #                generated docs or a GPU (check-sdfgstream-integration);
-#   all          both (the default; scripts/test.sh).
+#   all          both (the default; scripts/test.sh);
+#   sanitize     fast, and the sdfg-compile tests that an instrumented build
+#                can run (scripts/sanitize.sh; test/tools/sdfg-compile/
+#                lit.local.cfg says which).
 # Integration tests are the entries named here, at the top of test/ or of
 # test/tools; every other entry is a fast one.
 integration = {"GPU", "embedding", "examples", "docs-up-to-date.test", "sdfg-compile"}
 suite = lit_config.params.get("sdfgstream_suite", "all")
-if suite not in ("fast", "integration", "all"):
-    lit_config.fatal("sdfgstream_suite must be fast, integration or all, not %r" % suite)
+if suite not in ("fast", "integration", "all", "sanitize"):
+    lit_config.fatal("sdfgstream_suite must be fast, integration, all or "
+                     "sanitize, not %r" % suite)
 if suite == "fast":
     config.excludes += sorted(integration)
+elif suite == "sanitize":
+    config.excludes += sorted(integration - {"sdfg-compile"})
 elif suite == "integration":
     here = os.path.dirname(__file__)
     for top in (here, os.path.join(here, "tools")):
