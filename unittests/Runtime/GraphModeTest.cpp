@@ -275,6 +275,36 @@ TEST_F(GraphModeTest, AStreamOfAnotherContextRecordsInItsContext) {
   EXPECT_EQ(output[4], 4.0f);
 }
 
+TEST_F(GraphModeTest, DeviceChecksRunBeforeTheGraphs) {
+  // As check-argument-devices opens a call: the check of each GPU buffer
+  // argument, then the program. contextA is on device 0.
+  auto checkedCall = [&](float *buffer) {
+    sdfgrtBeginGraphCall("checked");
+    sdfgrtCheckDevicePointer(buffer, streamA, 0);
+    if (sdfgrtCallStatus() != 0)
+      return sdfgrtEndCall(); // the failure exit generated code takes
+    mgpuMemcpy(buffer, input, sizeof(input), streamA);
+    mgpuMemcpy(output, buffer, sizeof(output), streamA);
+    return sdfgrtEndCall();
+  };
+  driver().allocations[reinterpret_cast<uintptr_t>(deviceA)] = {
+      sizeof(deviceA), 0, false};
+  driver().allocations[reinterpret_cast<uintptr_t>(deviceB)] = {
+      sizeof(deviceB), 1, false};
+  ASSERT_EQ(checkedCall(deviceA), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(checkedCall(deviceA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(stats().replays, 1);
+  EXPECT_EQ(output[6], 6.0f);
+  // A buffer of device 1: the call fails before any work, no graph runs.
+  EXPECT_NE(checkedCall(deviceB), 0);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find("device 1"),
+            std::string::npos)
+      << sdfgrtGetLastError();
+  EXPECT_EQ(driver().graphLaunches, 2);
+  EXPECT_EQ(deviceB[6], 0.0f);
+}
+
 TEST_F(GraphModeTest, ACapturingStreamGetsTheWorkEagerly) {
   streamA->capturing = true;
   streamA->captureId = 9;
