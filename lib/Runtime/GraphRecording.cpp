@@ -48,6 +48,15 @@ struct GraphCall {
   size_t allocations = 0; // allocations made in the call so far
   bool rebuild = false;   // build changed segments again, never update
   RecordedOps recorded;
+
+  /// Forgets the call, keeping the recording's memory for the next one (a
+  /// replayed call then allocates nothing).
+  void reset() {
+    RecordedOps kept = std::move(recorded);
+    kept.clear();
+    *this = GraphCall{};
+    recorded = std::move(kept);
+  }
 };
 thread_local GraphCall graphCall;
 
@@ -284,14 +293,14 @@ void sdfgrt::endGraphCall() {
     });
   threadState.graphCall = false;
   threadState.graphHeld = false;
-  graphCall = GraphCall{};
+  graphCall.reset();
 }
 
 void sdfgrt::forgetGraphCallForTesting() {
   threadState.graphCall = false;
   threadState.graphPending = false;
   threadState.graphHeld = false;
-  graphCall = GraphCall{};
+  graphCall.reset();
 }
 
 //===----------------------------------------------------------------------===//
@@ -304,7 +313,7 @@ void sdfgrtBeginGraphCall(const char *program) {
   if (!outermost || !program)
     return;
   int32_t mode = graphModeSettings().modeOf(program);
-  graphCall = GraphCall{};
+  graphCall.reset();
   graphCall.program = program;
   graphCall.rebuild = mode == kGraphModeRebuild;
   threadState.graphPending = false;
