@@ -121,9 +121,20 @@ bool sdfgrt::startLibraryOperation() { return startOperation(); }
 // C ABI: program calls and errors
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Forgets what the driver said of the last call's stream and context.
+void forgetCallStream() {
+  threadState.callStream = nullptr;
+  threadState.callStreamContext = kNoContext;
+  threadState.callIdContext = kNoContext;
+  threadState.callContextId = 0;
+}
+} // namespace
+
 void sdfgrtBeginCall(void) {
   if (threadState.callDepth++ > 0)
     return;
+  forgetCallStream();
   threadState.callError = 0;
   threadState.lastError = 0;
   threadState.lastErrorText[0] = '\0';
@@ -146,6 +157,7 @@ int32_t sdfgrtEndCall(void) {
     }
     forgetCallTransients();
     forgetCallForks();
+    forgetCallStream();
   }
   return threadState.callError;
 }

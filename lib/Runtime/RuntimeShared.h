@@ -75,6 +75,16 @@ struct ThreadState {
   bool graphPending;    // and has recorded operations not yet launched
   bool graphHeld;       // it holds its program's graphs and buffers
   const char *location;
+  // Within a program call (callDepth > 0), what the driver said of the
+  // call's stream and context, so that an operation does not ask again: the
+  // last stream an operation ran on and its context (the first operation
+  // on a stream validates the handle), and the last context identified and
+  // its id. Forgotten when the outermost call begins and ends: a handle may
+  // name another stream or context in the next call, never within one.
+  void *callStream;
+  Context callStreamContext;
+  Context callIdContext;
+  uint64_t callContextId;
   char lastErrorText[kErrorTextBytes];
   Counters counters;
 };
@@ -233,10 +243,19 @@ bool inStreamContext(const Symbols &symbols, void *rawStream, Body &&body) {
   // 0 (legacy default stream), 1 (CU_STREAM_LEGACY) and 2
   // (CU_STREAM_PER_THREAD, hipStreamPerThread) are handles of the current
   // context's default streams; they are passed on unchanged.
-  if (reinterpret_cast<uintptr_t>(rawStream) <= 2)
+  if (reinterpret_cast<uintptr_t>(rawStream) <= 2) {
     context = current;
-  else if (!vendor::streamContext(symbols, stream, context))
-    return false;
+  } else if (threadState.callDepth > 0 &&
+             rawStream == threadState.callStream) {
+    context = threadState.callStreamContext;
+  } else {
+    if (!vendor::streamContext(symbols, stream, context))
+      return false;
+    if (threadState.callDepth > 0) {
+      threadState.callStream = rawStream;
+      threadState.callStreamContext = context;
+    }
+  }
   if (context == kNoContext && !chooseDefaultContext(symbols, context))
     return false;
   return inContext(symbols, context, current,

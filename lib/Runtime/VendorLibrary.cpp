@@ -144,7 +144,18 @@ bool sdfgrt::vendor::checkStream(const char *function, Result result,
 bool sdfgrt::identify(const Symbols &symbols, Context context,
                       ContextRef &ref) {
   ref.handle = context;
-  return vendor::contextId(symbols, context, ref.id);
+  if (threadState.callDepth > 0 && context != kNoContext &&
+      context == threadState.callIdContext) {
+    ref.id = threadState.callContextId;
+    return true;
+  }
+  if (!vendor::contextId(symbols, context, ref.id))
+    return false;
+  if (threadState.callDepth > 0) {
+    threadState.callIdContext = context;
+    threadState.callContextId = ref.id;
+  }
+  return true;
 }
 
 bool sdfgrt::chooseDefaultContext(const Symbols &symbols, Context &context) {

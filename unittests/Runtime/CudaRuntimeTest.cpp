@@ -317,6 +317,40 @@ TEST_F(CudaRuntimeTest, AStreamTheDriverDoesNotKnowFailsBeforeAnyWork) {
       << sdfgrtGetLastError();
 }
 
+TEST_F(CudaRuntimeTest, ACallAsksForItsStreamsContextOnce) {
+  makeCurrent(contextA);
+  // Five launches and two copies of one program call: the stream's context
+  // and the context's id are asked once (the bench's driver-call profile saw
+  // one query of each per operation), the current context per operation.
+  static float host[64], device[64];
+  for (int call = 0; call < 2; ++call) {
+    sdfgrtBeginCall();
+    mgpuMemcpy(device, host, sizeof(host), streamA);
+    for (int i = 0; i < 5; ++i)
+      launch(streamA);
+    mgpuMemcpy(host, device, sizeof(host), streamA);
+    ASSERT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  }
+  EXPECT_EQ(driver().launches.size(), 10u);
+  EXPECT_EQ(driver().count("cuStreamGetCtx"), 2); // once per call
+  EXPECT_EQ(driver().count("cuCtxGetId"), 2);
+  EXPECT_EQ(driver().count("cuCtxGetCurrent"), 14);
+  // A second stream in the same call is asked about in turn.
+  driver().calls.clear();
+  sdfgrtBeginCall();
+  launch(streamA);
+  launch(streamB);
+  launch(streamA);
+  ASSERT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().count("cuStreamGetCtx"), 3);
+  EXPECT_EQ(driver().launches.back().context, contextA);
+  // Outside a program call every operation asks (and validates the handle).
+  driver().calls.clear();
+  launch(streamA);
+  launch(streamA);
+  EXPECT_EQ(driver().count("cuStreamGetCtx"), 2);
+}
+
 TEST_F(CudaRuntimeTest, UnknownErrorCodeStillGetsAMessage) {
   driver().failingCall = "cuStreamSynchronize";
   driver().failure = CUDA_ERROR_LAUNCH_FAILED;
