@@ -174,7 +174,6 @@ GraphStatistics &sdfgrt::graphStatistics() {
   return *instance;
 }
 
-void sdfgrt::countEagerGraphCall() { ++graphStatistics().eagerCalls; }
 
 void sdfgrt::forgetGraphsForTesting() {
   GraphCache &cache = graphCache();

@@ -47,6 +47,7 @@ struct GraphCall {
   size_t segment = 0;     // number of the segment being recorded
   size_t allocations = 0; // allocations made in the call so far
   bool rebuild = false;   // build changed segments again, never update
+  bool countedEager = false; // counted in sdfgrtGraphStats::eagerCalls
   RecordedOps recorded;
 
   /// Forgets the call, keeping the recording's memory for the next one (a
@@ -164,6 +165,13 @@ GraphOp &appendOp(GraphOp::Kind kind) {
 }
 
 } // namespace
+
+void sdfgrt::countEagerGraphCall() {
+  if (graphCall.countedEager)
+    return;
+  graphCall.countedEager = true;
+  ++graphStatistics().eagerCalls;
+}
 
 //===----------------------------------------------------------------------===//
 // The hooks

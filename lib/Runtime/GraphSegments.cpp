@@ -201,15 +201,16 @@ bool sdfgrt::launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
                            size_t index, const RecordedOps &ops,
                            Stream stream, Context context, bool rebuild) {
   if (index >= kMaxSegmentsPerProgram) {
-    if (index == kMaxSegmentsPerProgram)
-      countEagerGraphCall();
+    countEagerGraphCall();
     return runEagerly(symbols, ops, stream, context);
   }
   if (graphs.segments.size() <= index)
     graphs.segments.resize(index + 1);
   SegmentGraph &segment = graphs.segments[index];
-  if (segment.eagerOnly)
+  if (segment.eagerOnly) {
+    countEagerGraphCall();
     return runEagerly(symbols, ops, stream, context);
+  }
   // Graph mode never fails a call that would succeed eagerly: an update the
   // driver refuses builds the graph again, and a graph it cannot build (a
   // memory kind its copy nodes do not take, no memory to instantiate) runs

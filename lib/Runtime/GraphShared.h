@@ -184,7 +184,8 @@ const std::vector<uint32_t> *kernelParamSizes(const Symbols &symbols,
                                               void *function, Context context,
                                               size_t count);
 
-/// Counts a graph-mode call that ran eagerly, in part or whole.
+/// Counts the calling thread's graph-mode call as one that ran eagerly, in
+/// part or whole (once per call; GraphRecording.cpp).
 void countEagerGraphCall();
 
 /// Forgets the calling thread's graph-mode call (GraphRecording.cpp).

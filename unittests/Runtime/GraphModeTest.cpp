@@ -347,6 +347,7 @@ TEST_F(GraphModeTest, AGraphThatCannotBeBuiltRunsEagerly) {
   ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
   EXPECT_EQ(driver().count("cuGraphInstantiate"), 1);
   EXPECT_EQ(driver().count("cuLaunchKernel"), 4);
+  EXPECT_EQ(stats().eagerCalls, 2); // once per call
   EXPECT_EQ(sdfgrtReleaseGraphs(streamA), 0);
   ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
   EXPECT_EQ(stats().builds, 1);
