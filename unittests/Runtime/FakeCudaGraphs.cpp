@@ -130,6 +130,19 @@ bool setNode(const CUDA_MEMSET_NODE_PARAMS &set, CUgraphNode_st &node) {
   return true;
 }
 
+/// Adds the node that `params` describe (`make` fills it in; false: not a
+/// node graph mode builds) after `dependencies`.
+template <typename Params>
+CUresult addNodeFrom(CUgraphNode *node, CUgraph graph,
+                     const CUgraphNode *dependencies, size_t count,
+                     const Params *params,
+                     bool (*make)(const Params &, CUgraphNode_st &)) {
+  CUgraphNode_st added{};
+  if (!params || !make(*params, added))
+    return CUDA_ERROR_INVALID_VALUE;
+  return addNode(node, graph, dependencies, count, std::move(added));
+}
+
 /// The executable graph's copy of `node`, or null.
 CUgraphNode_st *execNode(CUgraphExec exec, CUgraphNode node) {
   if (!exec || exec->destroyed || !node || node->graph != exec->graph)
@@ -191,30 +204,21 @@ CUresult cuGraphAddKernelNode(CUgraphNode *node, CUgraph graph,
                               const CUgraphNode *dependencies, size_t count,
                               const CUDA_KERNEL_NODE_PARAMS *params) {
   ENTER("cuGraphAddKernelNode");
-  CUgraphNode_st added{};
-  if (!params || !kernelNode(*params, added))
-    return CUDA_ERROR_INVALID_VALUE;
-  return addNode(node, graph, dependencies, count, std::move(added));
+  return addNodeFrom(node, graph, dependencies, count, params, kernelNode);
 }
 
 CUresult cuGraphAddMemcpyNode(CUgraphNode *node, CUgraph graph,
                               const CUgraphNode *dependencies, size_t count,
                               const CUDA_MEMCPY3D *copy, CUcontext) {
   ENTER("cuGraphAddMemcpyNode");
-  CUgraphNode_st added{};
-  if (!copy || !copyNode(*copy, added))
-    return CUDA_ERROR_INVALID_VALUE;
-  return addNode(node, graph, dependencies, count, std::move(added));
+  return addNodeFrom(node, graph, dependencies, count, copy, copyNode);
 }
 
 CUresult cuGraphAddMemsetNode(CUgraphNode *node, CUgraph graph,
                               const CUgraphNode *dependencies, size_t count,
                               const CUDA_MEMSET_NODE_PARAMS *set, CUcontext) {
   ENTER("cuGraphAddMemsetNode");
-  CUgraphNode_st added{};
-  if (!set || !setNode(*set, added))
-    return CUDA_ERROR_INVALID_VALUE;
-  return addNode(node, graph, dependencies, count, std::move(added));
+  return addNodeFrom(node, graph, dependencies, count, set, setNode);
 }
 
 CUresult cuGraphInstantiate(CUgraphExec *exec, CUgraph graph,
