@@ -161,11 +161,6 @@ template <typename T> void fillWith(CUdeviceptr dst, unsigned value, size_t n) {
 
 } // namespace
 
-#define ENTER(call)                                                            \
-  std::lock_guard<std::recursive_mutex> lock(driverMutex);                     \
-  if (CUresult result = enter(call))                                           \
-  return result
-
 CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex,
                             size_t *paramOffset, size_t *paramSize) {
   ENTER("cuFuncGetParamInfo");
