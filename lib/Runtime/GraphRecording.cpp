@@ -89,16 +89,6 @@ void stopRecording() {
   threadState.graphCall = false;
 }
 
-/// Starts a recorded operation: false if the call has failed (the
-/// operation is skipped, as any after a failure).
-bool startRecordedOperation() {
-  if (threadState.callError != 0)
-    return false;
-  threadState.operationFailed = false;
-  ++threadState.counters.operations;
-  return true;
-}
-
 /// Makes `rawStream` the stream the call records for, at its first
 /// operation (taking the program's graphs), or checks that it is that
 /// stream. False if the call must go on eagerly (graph mode stopped), or on
@@ -288,7 +278,7 @@ void sdfgrt::endGraphCall() {
   if (!graphCall.program)
     return;
   if (threadState.graphPending) {
-    if (threadState.callError == 0 && startRecordedOperation())
+    if (startRecordedOperation())
       flushGraphSegment();
     threadState.graphPending = false;
   }

@@ -119,18 +119,25 @@ void endGraphCall();
 /// earlier operation.
 void recordKept(int32_t code, const std::string &text);
 
+/// startOperation for the operations a graph-mode call records (the graph
+/// hooks), which must not launch the recording first.
+inline bool startRecordedOperation() {
+  if (threadState.callDepth > 0 && threadState.callError != 0)
+    return false;
+  threadState.operationFailed = false;
+  ++threadState.counters.operations;
+  return true;
+}
+
 /// Starts an entry point that may do GPU work. False when an earlier
 /// operation of the current program call failed: the rest of the call is
 /// skipped, so the first failure is the one reported. Inline, with
 /// vendorSymbols, because every launch takes this path.
 inline bool startOperation() {
-  if (threadState.callDepth > 0 && threadState.callError != 0)
-    return false;
-  threadState.operationFailed = false;
-  ++threadState.counters.operations;
   // What a graph-mode call recorded runs before any operation it does not
   // record (a host sync included), in the order the program enqueued them.
-  return !threadState.graphPending || flushGraphSegment();
+  return startRecordedOperation() &&
+         (!threadState.graphPending || flushGraphSegment());
 }
 
 /// Starts an entry point that the host calls between program calls (stream
