@@ -5,13 +5,13 @@
 # (sdfg-opt, sdfg-translate: the dialect, passes, lowerings), every
 # GoogleTest unit test (runtime on the fake driver, host API, passes; the
 # GPU ones skip without a GPU, as in scripts/test.sh), and the sdfg-compile
-# tests whose programs run in an instrumented process: the fail-fast
-# programs (the error path of a program call, the runtime linked into the
-# program library) and the ahead-of-time build (lit param
-# sdfgstream_suite=sanitize). Not run here: the integration tests that link
-# executables, install the project or load the runtime into python with the
-# uninstrumented system toolchain, which cannot link or load instrumented
-# objects.
+# tests (lit param sdfgstream_suite=sanitize): the fail-fast programs (the
+# error path of a program call, the runtime linked into the program
+# library), the ahead-of-time build, the sealed libraries and the runner
+# utilities, whose callers and executables link through %host_cc/%host_cxx,
+# clang-22 with the sanitizer runtimes here. Not run here: the integration
+# tests that install the project or load the runtime into python, the
+# uninstrumented system toolchain, which cannot load instrumented objects.
 #
 # Any sanitizer report fails its test: UBSan aborts
 # (-fno-sanitize-recover=undefined), ASan reports errors and leaks. Ends with

@@ -21,9 +21,9 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 #   integration  what needs sdfg-compile, the runtimes, an install, the
 #                generated docs or a GPU (check-sdfgstream-integration);
 #   all          both (the default; scripts/test.sh);
-#   sanitize     fast, and the sdfg-compile tests that an instrumented build
-#                can run (scripts/sanitize.sh; test/tools/sdfg-compile/
-#                lit.local.cfg says which).
+#   sanitize     fast, and the sdfg-compile tests, which an instrumented
+#                build runs with its own compilers (scripts/sanitize.sh;
+#                %host_cc below).
 # Integration tests are the entries named here, at the top of test/ or of
 # test/tools; every other entry is a fast one.
 integration = {"GPU", "embedding", "examples", "docs-up-to-date.test", "sdfg-compile"}
@@ -56,6 +56,18 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%sdfgstream_src_root", config.sdfgstream_src_root))
 config.substitutions.append(("%sdfgstream_obj_root", config.sdfgstream_obj_root))
 config.substitutions.append(("%mlir_obj_root", config.mlir_obj_dir))
+
+# %host_cc and %host_cxx: this build's C and C++ compilers, for the tests
+# that compile callers and link executables of their own against the
+# runtime libraries. In the instrumented build (scripts/sanitize.sh) they
+# link the AddressSanitizer and UBSan runtimes, which the instrumented
+# runtime and runner-utils objects need, so that those tests run there too.
+host_flags = (" -fsanitize=address,undefined"
+              if getattr(config, "sanitizers_enabled", False) else "")
+config.substitutions.append(
+    ("%host_cc", getattr(config, "host_cc", "cc") + host_flags))
+config.substitutions.append(
+    ("%host_cxx", getattr(config, "host_cxx", "c++") + host_flags))
 
 # test/embedding installs this build into a prefix and builds
 # examples/embedding against it: needs cmake and ninja (and a build tree that

@@ -1,7 +1,7 @@
 // RUN: sdfg-translate --sdfg-to-c-header %s | FileCheck %s
 // The header must be valid C and C++.
 // RUN: sdfg-translate --sdfg-to-c-header %s -o %t.h
-// RUN: printf '#include "%t.h"\n#include "%t.h"\n' | cc -std=c99 -Wall -Werror -fsyntax-only -x c -
+// RUN: printf '#include "%t.h"\n#include "%t.h"\n' | %host_cc -std=c99 -Wall -Werror -fsyntax-only -x c -
 // RUN: printf '#include "%t.h"\n' | c++ -Wall -Werror -fsyntax-only -x c++ -
 
 // CHECK: #pragma once
