@@ -2,6 +2,7 @@
 # lit configuration of the SDFGStream regression tests.
 
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -20,21 +21,17 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 #                (check-sdfgstream, the inner loop);
 #   integration  what needs sdfg-compile, the runtimes, an install, the
 #                generated docs or a GPU (check-sdfgstream-integration);
-#   all          both (the default; scripts/test.sh);
-#   sanitize     fast, and the sdfg-compile tests, which an instrumented
-#                build runs with its own compilers (scripts/sanitize.sh;
-#                %host_cc below).
+#   all          both (the default; scripts/test.sh, and scripts/sanitize.sh
+#                on the instrumented build: see %host_cc below).
 # Integration tests are the entries named here, at the top of test/ or of
 # test/tools; every other entry is a fast one.
 integration = {"GPU", "embedding", "examples", "docs-up-to-date.test", "sdfg-compile"}
 suite = lit_config.params.get("sdfgstream_suite", "all")
-if suite not in ("fast", "integration", "all", "sanitize"):
-    lit_config.fatal("sdfgstream_suite must be fast, integration, all or "
-                     "sanitize, not %r" % suite)
+if suite not in ("fast", "integration", "all"):
+    lit_config.fatal("sdfgstream_suite must be fast, integration or all, "
+                     "not %r" % suite)
 if suite == "fast":
     config.excludes += sorted(integration)
-elif suite == "sanitize":
-    config.excludes += sorted(integration - {"sdfg-compile"})
 elif suite == "integration":
     here = os.path.dirname(__file__)
     for top in (here, os.path.join(here, "tools")):
@@ -57,17 +54,41 @@ config.substitutions.append(("%sdfgstream_src_root", config.sdfgstream_src_root)
 config.substitutions.append(("%sdfgstream_obj_root", config.sdfgstream_obj_root))
 config.substitutions.append(("%mlir_obj_root", config.mlir_obj_dir))
 
-# %host_cc and %host_cxx: this build's C and C++ compilers, for the tests
-# that compile callers and link executables of their own against the
-# runtime libraries. In the instrumented build (scripts/sanitize.sh) they
-# link the AddressSanitizer and UBSan runtimes, which the instrumented
-# runtime and runner-utils objects need, so that those tests run there too.
-host_flags = (" -fsanitize=address,undefined"
-              if getattr(config, "sanitizers_enabled", False) else "")
-config.substitutions.append(
-    ("%host_cc", getattr(config, "host_cc", "cc") + host_flags))
-config.substitutions.append(
-    ("%host_cxx", getattr(config, "host_cxx", "c++") + host_flags))
+# The tests that build code of their own against this build (C callers,
+# executables, the embedding example) do it with this build's compilers:
+#   %host_cc, %host_cxx  the C and C++ compilers;
+#   %host_cmake_args     the same for a CMake project (test/embedding).
+# In the instrumented build (scripts/sanitize.sh) they add the sanitizer
+# flags of cmake/modules/Instrumentation.cmake, so that what they link
+# carries the AddressSanitizer and UBSan runtimes the instrumented libraries
+# need, and %python (uninstrumented) runs with the ASan runtime preloaded,
+# its own allocations not leak-checked. That way the whole suite runs there.
+instrumented = getattr(config, "sanitizers_enabled", False)
+sanitizer_flags = ("-fsanitize=address,undefined -fno-sanitize=vptr,function "
+                   "-fno-sanitize-recover=undefined")
+host_cc = getattr(config, "host_cc", "cc")
+host_cxx = getattr(config, "host_cxx", "c++")
+host_flags = " " + sanitizer_flags if instrumented else ""
+config.substitutions.append(("%host_cc", host_cc + host_flags))
+config.substitutions.append(("%host_cxx", host_cxx + host_flags))
+host_cmake_args = "-DCMAKE_C_COMPILER=%s -DCMAKE_CXX_COMPILER=%s" % (
+    host_cc, host_cxx)
+if instrumented:
+    host_cmake_args += (' "-DCMAKE_C_FLAGS=%s" "-DCMAKE_CXX_FLAGS=%s"'
+                        % (sanitizer_flags, sanitizer_flags))
+config.substitutions.append(("%host_cmake_args", host_cmake_args))
+if instrumented:
+    import subprocess as _subprocess
+    asan_runtime = _subprocess.run(
+        [host_cc, "-print-file-name=libclang_rt.asan-x86_64.so"],
+        capture_output=True, text=True).stdout.strip()
+    if not os.path.exists(asan_runtime):
+        lit_config.fatal("no ASan runtime for %%python: %r" % asan_runtime)
+    config.substitutions = [(key, value) for key, value in
+                            config.substitutions if key != "%python"]
+    config.substitutions.append(
+        ("%python", "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:"
+         "abort_on_error=1 %s" % (asan_runtime, sys.executable)))
 
 # test/embedding installs this build into a prefix and builds
 # examples/embedding against it: needs cmake and ninja (and a build tree that
