@@ -45,6 +45,12 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   const TargetDescription &target = getTargetDescription(vendor);
   TargetChoice choice = target.choose(options);
 
+  // Kernels that a producer targeted at the other vendor (or brought
+  // compiled for it) are refused before anything is lowered.
+  VerifyKernelTargetsOptions targetOptions;
+  targetOptions.vendor = vendor == GpuVendor::CUDA ? "cuda" : "rocm";
+  pm.addPass(createVerifyKernelTargets(targetOptions));
+
   // Streams: every GPU op of every program on the caller's stream (the
   // stream pass is idempotent, so inputs may or may not have run it).
   pm.addPass(createExpandLibraryNodes());

@@ -42,3 +42,28 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A kernel module the producer targeted at the other vendor itself (as
+// its attach-target pass does) is refused before anything is lowered:
+// serialized for that target from IR lowered for this one, it made the
+// backend abort the process.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'gpu.module' op has the target #rocdl.target<chip = "gfx90a">, which the CUDA lowering (sdfg-lower-to-cuda) cannot build}}
+  gpu.module @targeted [#rocdl.target<chip = "gfx90a">] {
+    gpu.func @fill(%out: memref<16xf32, 1>) kernel {
+      %t = gpu.thread_id x
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %out[%t] : memref<16xf32, 1>
+      gpu.return
+    }
+  }
+  func.func @fill(%out: memref<16xf32, 1>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @targeted::@fill blocks in (%c1, %c1, %c1)
+        threads in (%c16, %c1, %c1) args(%out : memref<16xf32, 1>)
+    return
+  }
+}
