@@ -85,12 +85,15 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   // Vendor dialects used on the host as well as in kernels (nvgpu's TMA
   // descriptors), then structured code to branches and plain arithmetic,
   // host and kernels: vector transfers to loops first, as upstream does.
+  // Views (subview, collapse/expand_shape, ...) become reinterpret_casts
+  // whose dynamic offsets and sizes are affine.apply ops, so
+  // expand-strided-metadata runs before lower-affine, as upstream's does.
   target.lowerVendorDialects(pm, choice);
   pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
   // A failed call leaves at once (branches: after the structured control
   // flow is gone).
   if (!options.testOmitFailureExits)
