@@ -6,8 +6,9 @@
 //
 // What gpu-lower-to-nvvm-pipeline runs that is CUDA's: nvgpu-to-nvvm on the
 // whole module (nvgpu ops in kernels, TMA descriptors on the host),
-// nvvm-attach-target, gpu-to-nvvm and nvvm-to-llvm (NVVM ops that are
-// inline PTX) in the kernels.
+// nvvm-attach-target, gpu-to-nvvm, math-to-llvm (the math ops that are LLVM
+// intrinsics) and nvvm-to-llvm (NVVM ops that are inline PTX) in the
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +59,12 @@ public:
     // sm_80 on; upstream leaves it unconverted unless told the chip has it.
     gpuOptions.hasRedux = hasRedux(choice.chip);
     kernelPm.addPass(createConvertGpuOpsToNVVMOps(gpuOptions));
+    // gpu-to-nvvm lowers float math to libdevice calls and leaves the math
+    // ops that are LLVM intrinsics (ctlz, cttz, ctpop, ...) to others;
+    // upstream's pipeline converts them only by accident, in its host pass
+    // gpu-to-llvm. Here they are the kernels' own step, as gpu-to-rocdl
+    // does it for ROCm.
+    kernelPm.addPass(createConvertMathToLLVMPass());
     kernelPm.addPass(createConvertNVVMToLLVMPass());
   }
 
