@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace sdfg {
@@ -133,17 +134,93 @@ static bool takesExternalStream(func::FuncOp function) {
   return false;
 }
 
+/// Fails, with an error at the use, where a use of `function` could not
+/// follow its type gaining the i32 status result: direct calls
+/// (func.call) and the function's address (func.constant) called through
+/// func.call_indirect can; the address going anywhere else (stored, passed
+/// on, yielded, cast) would need the type changed there too.
+static LogicalResult checkUsesTakeStatus(func::FuncOp function,
+                                         ModuleOp module) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(function, module);
+  if (!uses)
+    return success();
+  auto changes = [&](InFlightDiagnostic diagnostic) {
+    diagnostic << " @" << function.getSymName()
+               << ", a program with GPU work whose type gains the call's "
+                  "status (i32) as its result; only func.call and "
+                  "func.call_indirect of it can follow that";
+    diagnostic.attachNote(function.getLoc()) << "the program";
+    return failure();
+  };
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    Operation *user = use.getUser();
+    if (isa<func::CallOp>(user))
+      continue;
+    auto constant = dyn_cast<func::ConstantOp>(user);
+    if (!constant)
+      return changes(user->emitOpError() << "refers to");
+    for (OpOperand &valueUse : constant->getUses()) {
+      auto indirect = dyn_cast<func::CallIndirectOp>(valueUse.getOwner());
+      if (!indirect || valueUse.getOperandNumber() != 0)
+        return changes(valueUse.getOwner()->emitOpError()
+                       << "takes the address of");
+    }
+  }
+  return success();
+}
+
+/// Gives the func.call, func.constant and func.call_indirect uses of
+/// `function` its new type: calls get the i32 result, which they ignore as
+/// sdfg.call does.
+static void retypeUses(func::FuncOp function, ModuleOp module) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(function, module);
+  if (!uses)
+    return;
+  OpBuilder builder(function.getContext());
+  SmallVector<Operation *> users;
+  for (const SymbolTable::SymbolUse &use : *uses)
+    users.push_back(use.getUser());
+  for (Operation *user : users) {
+    if (auto call = dyn_cast<func::CallOp>(user)) {
+      builder.setInsertionPoint(call);
+      auto converted = func::CallOp::create(
+          builder, call.getLoc(), call.getCallee(),
+          function.getFunctionType().getResults(), call.getOperands());
+      converted->setDiscardableAttrs(call->getDiscardableAttrDictionary());
+      call.erase();
+      continue;
+    }
+    auto constant = cast<func::ConstantOp>(user);
+    constant.getResult().setType(function.getFunctionType());
+    SmallVector<Operation *> indirectCalls(constant->getUsers());
+    for (Operation *indirectUser : indirectCalls) {
+      auto indirect = cast<func::CallIndirectOp>(indirectUser);
+      builder.setInsertionPoint(indirect);
+      auto converted = func::CallIndirectOp::create(
+          builder, indirect.getLoc(), indirect.getCallee(),
+          indirect.getCalleeOperands());
+      converted->setDiscardableAttrs(
+          indirect->getDiscardableAttrDictionary());
+      indirect.erase();
+    }
+  }
+}
+
 /// A public func.func with a body is a program too: it gets a C entry
 /// point, and one with GPU work that returns nothing returns the call's
 /// status like an sdfg.sdfg program (its calls get the i32 result, which
 /// they ignore as sdfg.call does).
-static void convertFunctionProgram(func::FuncOp function, ModuleOp module,
-                                   bool graphMode) {
+static LogicalResult convertFunctionProgram(func::FuncOp function,
+                                            ModuleOp module, bool graphMode) {
   MLIRContext *context = function.getContext();
   function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context));
   if (function.getNumResults() != 0 || !takesExternalStream(function))
-    return;
+    return success();
+  if (failed(checkUsesTakeStatus(function, module)))
+    return failure();
   OpBuilder builder(context);
   Type i32 = builder.getI32Type();
   function.setType(builder.getFunctionType(function.getArgumentTypes(), {i32}));
@@ -159,19 +236,8 @@ static void convertFunctionProgram(func::FuncOp function, ModuleOp module,
     func::ReturnOp::create(builder, op.getLoc(), status);
     op.erase();
   }
-  SmallVector<func::CallOp> calls;
-  module.walk([&](func::CallOp call) {
-    if (call.getCallee() == function.getSymName())
-      calls.push_back(call);
-  });
-  for (func::CallOp call : calls) {
-    builder.setInsertionPoint(call);
-    auto converted = func::CallOp::create(builder, call.getLoc(),
-                                          call.getCallee(), TypeRange{i32},
-                                          call.getOperands());
-    converted->setDiscardableAttrs(call->getDiscardableAttrDictionary());
-    call.erase();
-  }
+  retypeUses(function, module);
+  return success();
 }
 
 void ConvertSDFGToFunc::runOnOperation() {
@@ -186,7 +252,8 @@ void ConvertSDFGToFunc::runOnOperation() {
     bool inGraphMode = graphMode || graphModeAttr.isAttrPresent(function);
     if (function.getNumResults() == 0 && takesExternalStream(function))
       declareCallEntries(module, inGraphMode);
-    convertFunctionProgram(function, module, inGraphMode);
+    if (failed(convertFunctionProgram(function, module, inGraphMode)))
+      return signalPassFailure();
   }
 
   SmallVector<SDFGOp> programs;

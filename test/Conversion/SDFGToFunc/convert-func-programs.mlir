@@ -25,6 +25,18 @@ func.func @caller(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream =
   return
 }
 
+// Its address called indirectly (func.constant, func.call_indirect) gets
+// the new type and the status result too.
+// CHECK-LABEL: func.func @indirect_caller
+// CHECK: %[[F:.*]] = constant @gpu_function : (memref<4xf32, 1>, !sdfg.stream) -> i32
+// CHECK: %{{.*}} = call_indirect %[[F]](%{{.*}}, %{{.*}}) : (memref<4xf32, 1>, !sdfg.stream) -> i32
+func.func @indirect_caller(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %f = constant @gpu_function : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  call_indirect %f(%A, %slot) : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  return
+}
+
 // Host code keeps its results and gets a C entry point.
 // CHECK-LABEL: func.func @host_function(%{{.*}}: index) -> index attributes {llvm.emit_c_interface}
 // CHECK-NEXT: return

@@ -1,0 +1,39 @@
+// RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-func -verify-diagnostics
+
+// A public func.func with GPU work gains the call's status as its result.
+// Its address can be called (func.call_indirect), but where it goes
+// anywhere else its type would have to change there too: an error at that
+// use, naming the program, instead of IR the verifier rejects.
+
+// expected-note @+1 {{the program}}
+func.func @gpu_function(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  return
+}
+
+func.func private @register(%f: (memref<4xf32, 1>, !sdfg.stream) -> ())
+
+func.func @registers() {
+  %f = constant @gpu_function : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  // expected-error @+1 {{'func.call' op takes the address of @gpu_function, a program with GPU work whose type gains the call's status (i32) as its result; only func.call and func.call_indirect of it can follow that}}
+  call @register(%f) : ((memref<4xf32, 1>, !sdfg.stream) -> ()) -> ()
+  return
+}
+
+// -----
+
+// expected-note @+1 {{the program}}
+func.func @gpu_function(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  return
+}
+
+// The address chosen by a branch: the select would need the new type.
+func.func @choose(%c: i1, %A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %f = constant @gpu_function : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  // expected-error @+1 {{'arith.select' op takes the address of @gpu_function}}
+  %g = arith.select %c, %f, %f : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  call_indirect %g(%A, %slot) : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  return
+}
