@@ -239,6 +239,41 @@ void BufferAliasAnalysis::compute(FunctionOpInterface program) {
       if (mergeInto(valueRoots[target], from))
         worklist.push_back(target);
   }
+
+  // Addresses that leave as integers, in program order (an integer is used
+  // after it is made): from the buffer's roots to what is computed from them.
+  program->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Kernel bodies are device code.
+    if (isa<gpu::LaunchOp>(op))
+      return WalkResult::skip();
+    Value source;
+    if (auto extract = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(op))
+      source = extract.getSource();
+    else if (auto toInt = dyn_cast<LLVM::PtrToIntOp>(op))
+      source = toInt.getArg();
+    if (source) {
+      mergeInto(addressRoots[op->getResult(0)], getRoots(source));
+      return WalkResult::advance();
+    }
+    RootSet carried;
+    for (Value operand : op->getOperands()) {
+      auto it = addressRoots.find(operand);
+      if (it != addressRoots.end())
+        mergeInto(carried, it->second);
+    }
+    if (!carried.empty())
+      for (Value result : op->getResults())
+        if (result.getType().isIntOrIndex())
+          mergeInto(addressRoots[result], carried);
+    return WalkResult::advance();
+  });
+}
+
+const BufferAliasAnalysis::RootSet &
+BufferAliasAnalysis::getAddressRoots(Value value) const {
+  static const RootSet none;
+  auto it = addressRoots.find(value);
+  return it == addressRoots.end() ? none : it->second;
 }
 
 const BufferAliasAnalysis::RootSet &

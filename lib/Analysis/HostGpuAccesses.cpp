@@ -132,11 +132,23 @@ bool HostGpuAccesses::kernelMayWrite(Operation *kernel, unsigned index) {
   return writes;
 }
 
-/// Appends an access of `value` (if it is a buffer).
+/// The buffers an op given `value` may access: those of a buffer, those
+/// whose address an integer carries; none otherwise.
+static const BufferAliasAnalysis::RootSet *
+accessedRoots(BufferAliasAnalysis &aliases, Value value) {
+  if (isBufferType(value.getType()))
+    return &aliases.getRoots(value);
+  const BufferAliasAnalysis::RootSet &addresses =
+      aliases.getAddressRoots(value);
+  return addresses.empty() ? nullptr : &addresses;
+}
+
+/// Appends an access of `value` (if it is a buffer or carries the address
+/// of one).
 static void addAccess(SmallVectorImpl<BufferAccess> &accesses,
                       BufferAliasAnalysis &aliases, Value value, bool write) {
-  if (isBufferType(value.getType()))
-    accesses.push_back({aliases.getRoots(value), write});
+  if (const BufferAliasAnalysis::RootSet *roots = accessedRoots(aliases, value))
+    accesses.push_back({*roots, write});
 }
 
 OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
@@ -144,8 +156,16 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
   OpAccesses result;
   BufferAliasAnalysis &aliases = getAliases(program);
   auto gpuAccess = [&](Value stream, Value value, bool write) {
-    if (isBufferType(value.getType()))
+    if (isBufferType(value.getType())) {
       result.gpu.push_back({stream, {aliases.getRoots(value), write}});
+      return;
+    }
+    // An address passed as an integer: the GPU may read and write through
+    // it (a kernel's integer argument is not followed).
+    const BufferAliasAnalysis::RootSet &addresses =
+        aliases.getAddressRoots(value);
+    if (!addresses.empty())
+      result.gpu.push_back({stream, {addresses, /*write=*/true}});
   };
   auto hostReadWriteOperands = [&]() {
     for (Value operand : op->getOperands()) {
@@ -201,8 +221,9 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
     for (unsigned i = 0, e = std::min<size_t>(args.size(),
                                               summary.arguments.size());
          i < e; ++i)
-      if (isBufferType(args[i].getType()))
-        apply(aliases.getRoots(args[i]), summary.arguments[i]);
+      if (const BufferAliasAnalysis::RootSet *roots =
+              accessedRoots(aliases, args[i]))
+        apply(*roots, summary.arguments[i]);
     for (auto [symbol, bits] : summary.globals) {
       BufferAliasAnalysis::RootSet roots = {
           aliases.getGlobalRoot(symbol, MemoryKind::HostVisible)};
@@ -308,11 +329,12 @@ ProgramSummary HostGpuAccesses::summarize(FunctionOpInterface function) {
   ProgramSummary summary;
   summary.arguments.assign(function.getNumArguments(), 0);
   if (function.isExternal()) {
-    // A declaration reads and writes every buffer it is given, on the host,
-    // and through GPU work if it takes the caller's stream.
+    // A declaration reads and writes every buffer it is given (as a buffer
+    // or as an integer address), on the host, and through GPU work if it
+    // takes the caller's stream.
     bool onStream = getExternalStreamArgIndex(function).has_value();
     for (auto [index, type] : llvm::enumerate(function.getArgumentTypes()))
-      if (isBufferType(type))
+      if (isBufferType(type) || type.isIntOrIndex())
         summary.arguments[index] =
             HostRead | HostWrite | (onStream ? GpuRead | GpuWrite : 0);
     return summary;

@@ -33,6 +33,14 @@
 // never aliases a host-visible one: memory that both sides may use (managed,
 // host-registered, host-mapped) must be passed in the default memory space.
 //
+// A buffer's address may also leave as an integer
+// (memref.extract_aligned_pointer_as_index, llvm.ptrtoint) and reach a C
+// function or a kernel that dereferences it. Integers made from such an
+// address (through casts, arithmetic, selects: any op with integer results
+// whose operands carry addresses) carry the roots of the buffers they came
+// from (getAddressRoots), so that the callee's or kernel's access is one of
+// those buffers. Block arguments and region results do not pass them on.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SDFGSTREAM_ANALYSIS_BUFFERALIASANALYSIS_H
@@ -100,6 +108,10 @@ public:
   bool mayAlias(unsigned a, unsigned b) const;
   bool mayAlias(ArrayRef<unsigned> a, ArrayRef<unsigned> b) const;
 
+  /// The roots of the buffers whose address integer `value` may be made
+  /// from; empty for an integer that carries no address (or is no integer).
+  const RootSet &getAddressRoots(Value value) const;
+
   /// Returns true if the host can never address `value`'s memory: its type
   /// is in a GPU memory space or every root is GPU-only memory.
   bool isDeviceOnly(Value value) const;
@@ -110,6 +122,7 @@ private:
 
   SmallVector<Root> roots;
   DenseMap<Value, RootSet> valueRoots;
+  DenseMap<Value, RootSet> addressRoots;
   DenseMap<Attribute, unsigned> globalRoots;
   RootSet unknown;
 };
