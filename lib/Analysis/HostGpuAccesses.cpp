@@ -17,6 +17,8 @@
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -151,6 +153,21 @@ static void addAccess(SmallVectorImpl<BufferAccess> &accesses,
     accesses.push_back({*roots, write});
 }
 
+ArrayRef<Value> HostGpuAccesses::stackAllocationsOf(Operation *scope) {
+  auto [it, inserted] = stackAllocations.try_emplace(scope);
+  if (!inserted)
+    return it->second;
+  SmallVector<Value> found;
+  walkHostCode(scope->getRegion(0), [&](Operation *op) {
+    if (!isa<memref::AllocaOp, LLVM::AllocaOp>(op))
+      return;
+    Operation *owner = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+    if (owner == scope)
+      found.push_back(op->getResult(0));
+  });
+  return stackAllocations[scope] = std::move(found);
+}
+
 OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
                                            FunctionOpInterface program) {
   OpAccesses result;
@@ -262,6 +279,15 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
   }
 
   // Host code from here on.
+  if (op->hasTrait<OpTrait::ReturnLike>() &&
+      op->getParentOp()->hasTrait<OpTrait::AutomaticAllocationScope>()) {
+    // Leaving an allocation scope (returning from a function, the end of a
+    // memref.alloca_scope) frees its stack allocations: a host free, which
+    // waits for GPU work that may still read or write them (an H2D copy
+    // from a staging buffer on the stack).
+    for (Value allocation : stackAllocationsOf(op->getParentOp()))
+      addAccess(result.host, aliases, allocation, /*write=*/true);
+  }
   if (op->hasTrait<OpTrait::ReturnLike>() &&
       isa<FunctionOpInterface>(op->getParentOp())) {
     // Returned buffers are read by whoever gets them, unless the host can

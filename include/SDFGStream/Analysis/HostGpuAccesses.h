@@ -116,11 +116,16 @@ private:
   ProgramSummary summarize(FunctionOpInterface function);
   /// Returns true if the kernel body may write argument `index` of `kernel`.
   bool kernelMayWrite(Operation *kernel, unsigned index);
+  /// The stack allocations whose automatic allocation scope is `scope`.
+  ArrayRef<Value> stackAllocationsOf(Operation *scope);
 
   SymbolTableCollection symbolTables;
   DenseMap<Operation *, std::unique_ptr<BufferAliasAnalysis>> aliases;
   DenseMap<Operation *, ProgramSummary> summaries;
   DenseMap<std::pair<Operation *, unsigned>, bool> kernelWrites;
+  /// The stack allocations (memref.alloca, llvm.alloca) of each automatic
+  /// allocation scope, freed when it is left.
+  DenseMap<Operation *, SmallVector<Value>> stackAllocations;
 };
 
 /// Calls `fn` on every op of the host code of `region` (nested regions
