@@ -17,6 +17,8 @@
 #include "SDFGStream/Analysis/HostGpuAccesses.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -54,6 +56,41 @@ static bool hasDirectGpuWork(FunctionOpInterface program) {
       .wasInterrupted();
 }
 
+/// A memref.copy in host code to or from GPU-only memory (a buffer in a GPU
+/// memory space, as bufferization with memory spaces gives them) lowers to
+/// a host memcpy through a device pointer. It is a GPU copy: it becomes a
+/// gpu.memcpy, which then goes on the stream like every other. Unranked
+/// copies (gpu.memcpy takes ranked buffers) are an error.
+static LogicalResult copiesOfGpuMemoryToGpuCopies(FunctionOpInterface program) {
+  if (auto sdfg = dyn_cast<SDFGOp>(program.getOperation());
+      sdfg && !sdfg.isGpuProgram())
+    return success();
+  auto inGpuMemory = [](Value buffer) {
+    return isGpuMemorySpace(
+        cast<BaseMemRefType>(buffer.getType()).getMemorySpace());
+  };
+  SmallVector<memref::CopyOp> copies;
+  walkHostCode(program.getFunctionBody(), [&](Operation *op) {
+    auto copy = dyn_cast<memref::CopyOp>(op);
+    if (copy && (inGpuMemory(copy.getSource()) || inGpuMemory(copy.getTarget())))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies) {
+    if (!isa<MemRefType>(copy.getSource().getType()) ||
+        !isa<MemRefType>(copy.getTarget().getType()))
+      return copy.emitOpError()
+             << "copies an unranked buffer to or from GPU memory on the host; "
+                "cast it to a ranked memref (the copy becomes a gpu.memcpy, "
+                "which takes ranked buffers)";
+    OpBuilder builder(copy);
+    gpu::MemcpyOp::create(builder, copy.getLoc(), /*asyncToken=*/Type(),
+                          /*asyncDependencies=*/ValueRange(), copy.getTarget(),
+                          copy.getSource());
+    copy.erase();
+  }
+  return success();
+}
+
 void AddExternalGpuStream::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTableCollection symbolTables;
@@ -70,9 +107,11 @@ void AddExternalGpuStream::runOnOperation() {
     return WalkResult::advance();
   });
 
-  // The stream form of MLIR after release 22 (async objects) first.
+  // The stream form of MLIR after release 22 (async objects) first, and
+  // host copies of GPU memory as GPU copies.
   for (FunctionOpInterface program : programs)
-    if (failed(adoptAsyncObjectStream(program, argumentName, module)))
+    if (failed(adoptAsyncObjectStream(program, argumentName, module)) ||
+        failed(copiesOfGpuMemoryToGpuCopies(program)))
       return signalPassFailure();
 
   // GPU work flows from callees to callers: a call to a program with GPU work

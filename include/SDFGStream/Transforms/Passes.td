@@ -37,6 +37,10 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
       lowering nothing creates, waits on or destroys another stream; an op
       whose dependencies come from several streams runs on one of them
       after an `sdfg.stream_wait` on each other one;
+    * turns a `memref.copy` in host code to or from a buffer in a GPU memory
+      space (as bufferization with memory spaces emits it; lowered as it is,
+      it would be a host memcpy through a device pointer) into a
+      `gpu.memcpy` on the stream;
     * passes the stream of the call's slot on to called programs and
       functions with GPU work, at any depth, and to library nodes, whose
       implementation takes the stream whenever it is expanded.
