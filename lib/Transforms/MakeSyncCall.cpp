@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 
 namespace mlir {
 namespace sdfg {
@@ -36,6 +37,24 @@ static bool coversAll(SyncOp sync, ArrayRef<Value> streams) {
   });
 }
 
+/// Whether a sync of `streams` precedes `terminator` in its block with
+/// nothing between them that may enqueue GPU work: host code that calls
+/// nothing, holds no regions and is no op of the sdfg dialect (a host read
+/// after insert-host-syncs' sync, say). Then that sync is the call's.
+static bool alreadySynced(Operation *terminator, ArrayRef<Value> streams) {
+  for (Operation *op = terminator->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto sync = dyn_cast<SyncOp>(op)) {
+      if (coversAll(sync, streams))
+        return true;
+      continue;
+    }
+    if (op->getNumRegions() || isa<CallOpInterface>(op) ||
+        isa<SDFGDialect>(op->getDialect()) || isHostGpuWork(op))
+      return false;
+  }
+  return false;
+}
+
 void MakeSyncCall::runOnOperation() {
   forEachProgramOnStream(getOperation(), [&](FunctionOpInterface program,
                                              InitStreamsOp init) {
@@ -51,8 +70,7 @@ void MakeSyncCall::runOnOperation() {
       Operation *terminator = block.getTerminator();
       if (!terminator->hasTrait<OpTrait::ReturnLike>())
         continue;
-      auto previous = dyn_cast_or_null<SyncOp>(terminator->getPrevNode());
-      if (previous && coversAll(previous, streams))
+      if (alreadySynced(terminator, streams))
         continue;
       OpBuilder builder(terminator);
       SyncOp::create(builder, terminator->getLoc(), streams);

@@ -120,7 +120,9 @@ def MakeSyncCall : Pass<"make-sync-call", "ModuleOp"> {
     `cudaStreamSynchronize` of the caller's stream: never a device-wide
     synchronization, and never a wait on another stream's work. Concurrent
     slots are joined into slot 0 before each return, so there too the one
-    sync is of the caller's stream.
+    sync is of the caller's stream. A return that such a sync already
+    precedes, with only host code between them that calls nothing (the
+    host read `insert-host-syncs` synced for), gets no second one.
 
     Without this pass a call is asynchronous: it returns as soon as its work
     is enqueued.
