@@ -73,6 +73,16 @@ static LogicalResult verifyOnStream(Operation *op) {
            << "is not on a stream (it needs exactly one async dependency, "
               "the stream, and an async token); run add-external-gpu-stream "
               "first";
+  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
+    for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))
+      if (isa<UnrankedMemRefType>(operand.getType()))
+        return op->emitOpError()
+               << "passes an unranked memref (kernel operand #" << index
+               << ") to a kernel: the kernel would read its descriptor from "
+                  "the host's stack, after the asynchronous launch may have "
+                  "returned (and from host memory at all only where the GPU "
+                  "can address it); cast it to a ranked memref before the "
+                  "launch";
   if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
     Type type = memset.getValue().getType();
     if (!isSettableElementType(type))

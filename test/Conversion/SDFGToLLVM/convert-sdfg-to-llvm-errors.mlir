@@ -40,3 +40,25 @@ func.func @inline_kernel(%s: !sdfg.stream {sdfg.external_stream = "s"}) {
   }
   return
 }
+
+// -----
+
+// An unranked memref reaches a kernel as a pointer to its descriptor, which
+// the lowering puts on the host's stack: the kernel would read it after the
+// asynchronous launch may have returned (upstream's launch was synchronous,
+// and even then worked only where the GPU can address host memory).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @touch(%m: memref<*xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @unranked_kernel_operand(%m: memref<*xf32>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+    %slot = sdfg.init_streams %s -> !sdfg.stream
+    %t = sdfg.stream_token %slot
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op passes an unranked memref (kernel operand #0) to a kernel: the kernel would read its descriptor from the host's stack, after the asynchronous launch may have returned (and from host memory at all only where the GPU can address it); cast it to a ranked memref before the launch}}
+    %0 = gpu.launch_func async [%t] @kernels::@touch blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<*xf32>)
+    return
+  }
+}
