@@ -104,6 +104,15 @@ static bool allocates(Operation *op, Value result) {
   });
 }
 
+/// Whether `op` may read memory: it declares a read effect, or declares
+/// nothing at all.
+static bool mayReadMemory(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+  return effects.hasEffect<MemoryEffects::Read>();
+}
+
 void BufferAliasAnalysis::compute(FunctionOpInterface program) {
   // Edges source -> values made from it.
   DenseMap<Value, SmallVector<Value, 2>> derived;
@@ -194,11 +203,16 @@ void BufferAliasAnalysis::compute(FunctionOpInterface program) {
       } else if (isa<CallOpInterface>(op)) {
         setUnknown(result);
       } else {
+        // A buffer made from buffers (a view, a cast, a select) is their
+        // memory; one read from memory (a pointer loaded from a stack slot,
+        // as -O0 host code spills them) or made by an op that says nothing
+        // of its effects may be any memory.
         SmallVector<Value> sources = bufferOperands(op);
-        if (sources.empty())
+        if (sources.empty() || mayReadMemory(op))
           setUnknown(result);
-        for (Value source : sources)
-          addEdge(source, result);
+        else
+          for (Value source : sources)
+            addEdge(source, result);
       }
     }
     // Kernel bodies are device code: nothing there is a host buffer.
@@ -288,11 +302,13 @@ bool BufferAliasAnalysis::mayAlias(unsigned a, unsigned b) const {
   if (a == b)
     return true;
   const Root &ra = roots[a], &rb = roots[b];
+  // Unknown memory may be anything, also memory based on a noalias
+  // argument (a pointer an accessor function returned for it).
+  if (ra.kind == RootKind::Unknown || rb.kind == RootKind::Unknown)
+    return true;
   if ((ra.kind == RootKind::Argument && ra.noAlias) ||
       (rb.kind == RootKind::Argument && rb.noAlias))
     return false;
-  if (ra.kind == RootKind::Unknown || rb.kind == RootKind::Unknown)
-    return true;
   auto external = [](const Root &root) {
     return root.kind == RootKind::Argument || root.kind == RootKind::Global;
   };

@@ -29,7 +29,8 @@
 // or when both are arguments, or an argument and a global, of the same
 // memory class (host-visible or GPU-only): a caller may pass one buffer
 // twice, or a global. An argument marked `llvm.noalias` aliases nothing but
-// itself. A GPU-only argument (memory space 1 or #gpu.address_space<global>)
+// itself and unknown memory (a pointer of unknown origin may be based on
+// it: an accessor's result, say). A GPU-only argument (memory space 1 or #gpu.address_space<global>)
 // never aliases a host-visible one: memory that both sides may use (managed,
 // host-registered, host-mapped) must be passed in the default memory space.
 //
