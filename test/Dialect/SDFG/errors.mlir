@@ -324,8 +324,34 @@ sdfg.sdfg @reduce_types(%A: memref<4xf32>, %out: memref<f64>) target(cpu) {
 // -----
 
 sdfg.sdfg @reduce_wide(%A: memref<4xi128>, %out: memref<i128>) target(gpu) {
-  // expected-error @+1 {{'sdfg.reduce' op reduces integers or floats of up to 64 bits, not 'i128'}}
+  // expected-error @+1 {{'sdfg.reduce' op reduces signless integers of up to 64 bits or f16, bf16, f32, f64 floats, not 'i128'}}
   sdfg.reduce add %A into %out : memref<4xi128> -> memref<i128>
+  sdfg.return
+}
+
+// -----
+
+// Unsigned integers: arith (and so the expansion) takes signless ones.
+sdfg.sdfg @reduce_unsigned(%A: memref<4xui32>, %out: memref<ui32>) target(gpu) {
+  // expected-error @+1 {{'sdfg.reduce' op reduces signless integers of up to 64 bits or f16, bf16, f32, f64 floats, not 'ui32'}}
+  sdfg.reduce add %A into %out : memref<4xui32> -> memref<ui32>
+  sdfg.return
+}
+
+// -----
+
+// Floats the kernels' atomics and combines do not know (f8, tf32).
+sdfg.sdfg @reduce_f8(%A: memref<4xf8E4M3FN>, %out: memref<f8E4M3FN>) target(gpu) {
+  // expected-error @+1 {{'sdfg.reduce' op reduces signless integers of up to 64 bits or f16, bf16, f32, f64 floats, not 'f8E4M3FN'}}
+  sdfg.reduce add %A into %out : memref<4xf8E4M3FN> -> memref<f8E4M3FN>
+  sdfg.return
+}
+
+// -----
+
+sdfg.sdfg @reduce_tf32(%A: memref<4xtf32>, %out: memref<tf32>) target(gpu) {
+  // expected-error @+1 {{'sdfg.reduce' op reduces signless integers of up to 64 bits or f16, bf16, f32, f64 floats, not 'tf32'}}
+  sdfg.reduce max %A into %out : memref<4xtf32> -> memref<tf32>
   sdfg.return
 }
 

@@ -414,9 +414,16 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "input element type " << elementType
                          << " differs from output element type "
                          << outputType.getElementType();
-  if (!isa<FloatType, IntegerType>(elementType) ||
-      elementType.getIntOrFloatBitWidth() > 64)
-    return emitOpError() << "reduces integers or floats of up to 64 bits, not "
+  // What the expansions lower on both vendors: arith's integers are
+  // signless, and the kernels' atomics and workgroup combines know the
+  // four common float types only (no f8, tf32, f80).
+  bool integer = elementType.isSignlessInteger() &&
+                 elementType.getIntOrFloatBitWidth() <= 64;
+  bool floating = isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(
+      elementType);
+  if (!integer && !floating)
+    return emitOpError() << "reduces signless integers of up to 64 bits or "
+                            "f16, bf16, f32, f64 floats, not "
                          << elementType;
   if (!(*this)->getParentOfType<SDFGOp>())
     return emitOpError() << "must be inside an sdfg.sdfg program";
