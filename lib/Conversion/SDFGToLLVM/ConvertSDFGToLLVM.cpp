@@ -143,6 +143,41 @@ static void sealHostFunctions(ModuleOp module) {
   }
 }
 
+/// With the bare-pointer calling convention a memref argument or result is
+/// one pointer, which only a memref of static shape, strides and offset can
+/// be (upstream's func-to-llvm then leaves any other function unconverted,
+/// and its calls refer to a function that is not there). Such a signature
+/// is an error at the function, naming the argument.
+static LogicalResult verifyBarePointerSignatures(ModuleOp module) {
+  bool failed = false;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    auto function = dyn_cast<func::FuncOp>(op);
+    if (!function)
+      return WalkResult::advance();
+    FunctionType type = function.getFunctionType();
+    auto check = [&](Type valueType, StringRef what, unsigned index) {
+      auto memref = dyn_cast<BaseMemRefType>(valueType);
+      if (!memref || LLVMTypeConverter::canConvertToBarePtr(memref))
+        return;
+      failed = true;
+      function.emitOpError()
+          << what << " #" << index << " is " << valueType
+          << ", which the bare-pointer calling convention "
+             "(host-bare-ptr-calling-convention) cannot pass: it passes a "
+             "memref as one pointer, which only a memref of static shape, strides "
+             "and offset can be";
+    };
+    for (auto [index, input] : llvm::enumerate(type.getInputs()))
+      check(input, "argument", index);
+    for (auto [index, result] : llvm::enumerate(type.getResults()))
+      check(result, "result", index);
+    return WalkResult::skip();
+  });
+  return success(!failed);
+}
+
 void ConvertSDFGToLLVM::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *context = &getContext();
@@ -154,7 +189,8 @@ void ConvertSDFGToLLVM::runOnOperation() {
     return failed(verifyOnStream(op)) ? WalkResult::interrupt()
                                       : WalkResult::advance();
   });
-  if (checked.wasInterrupted())
+  if (checked.wasInterrupted() ||
+      (hostBarePtrCallConv && failed(verifyBarePointerSignatures(module))))
     return signalPassFailure();
   dropCallSiteAttrsOfExpandedArguments(module);
 
