@@ -161,8 +161,7 @@ ArrayRef<Value> HostGpuAccesses::stackAllocationsOf(Operation *scope) {
   walkHostCode(scope->getRegion(0), [&](Operation *op) {
     if (!isa<memref::AllocaOp, LLVM::AllocaOp>(op))
       return;
-    Operation *owner = op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
-    if (owner == scope)
+    if (op->getParentWithTrait<OpTrait::AutomaticAllocationScope>() == scope)
       found.push_back(op->getResult(0));
   });
   return stackAllocations[scope] = std::move(found);

@@ -72,7 +72,8 @@ static LogicalResult copiesOfGpuMemoryToGpuCopies(FunctionOpInterface program) {
   SmallVector<memref::CopyOp> copies;
   walkHostCode(program.getFunctionBody(), [&](Operation *op) {
     auto copy = dyn_cast<memref::CopyOp>(op);
-    if (copy && (inGpuMemory(copy.getSource()) || inGpuMemory(copy.getTarget())))
+    if (copy &&
+        (inGpuMemory(copy.getSource()) || inGpuMemory(copy.getTarget())))
       copies.push_back(copy);
   });
   for (memref::CopyOp copy : copies) {

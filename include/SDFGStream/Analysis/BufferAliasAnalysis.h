@@ -30,9 +30,10 @@
 // memory class (host-visible or GPU-only): a caller may pass one buffer
 // twice, or a global. An argument marked `llvm.noalias` aliases nothing but
 // itself and unknown memory (a pointer of unknown origin may be based on
-// it: an accessor's result, say). A GPU-only argument (memory space 1 or #gpu.address_space<global>)
-// never aliases a host-visible one: memory that both sides may use (managed,
-// host-registered, host-mapped) must be passed in the default memory space.
+// it: an accessor's result, say). A GPU-only argument (memory space 1 or
+// #gpu.address_space<global>) never aliases a host-visible one: memory that
+// both sides may use (managed, host-registered, host-mapped) must be passed
+// in the default memory space.
 //
 // A buffer's address may also leave as an integer
 // (memref.extract_aligned_pointer_as_index, llvm.ptrtoint) and reach a C

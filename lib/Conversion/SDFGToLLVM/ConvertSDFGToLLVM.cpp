@@ -166,8 +166,8 @@ static LogicalResult verifyBarePointerSignatures(ModuleOp module) {
           << what << " #" << index << " is " << valueType
           << ", which the bare-pointer calling convention "
              "(host-bare-ptr-calling-convention) cannot pass: it passes a "
-             "memref as one pointer, which only a memref of static shape, strides "
-             "and offset can be";
+             "memref as one pointer, which only a memref of static shape, "
+             "strides and offset can be";
     };
     for (auto [index, input] : llvm::enumerate(type.getInputs()))
       check(input, "argument", index);

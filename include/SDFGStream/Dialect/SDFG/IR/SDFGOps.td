@@ -373,8 +373,9 @@ def SDFG_ReduceOp : SDFG_Op<"reduce", [
     Writes `kind`-reduction of all elements of the 1-D `input` into the
     rank-0 `output` (overwriting it). Element types: signless integers of
     up to 64 bits (with `arith`'s wrap-around: an `i1` add is an exclusive
-    or) and the floats `f16`, `bf16`, `f32`, `f64`. `sdfg-expand-library-nodes` replaces the node by a
-    call to a nested program: in a GPU program, a grid-stride kernel with
+    or) and the floats `f16`, `bf16`, `f32`, `f64`.
+    `sdfg-expand-library-nodes` replaces the node by a call to a nested
+    program: in a GPU program, a grid-stride kernel with
     one atomic combine per thread after a memset of the output (for types
     without atomics, such as `i1`, one block that combines its threads'
     partials in workgroup memory and stores the result); in a CPU program,
