@@ -96,8 +96,12 @@ void AddExternalGpuStream::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTableCollection symbolTables;
 
-  // Programs are sdfg.sdfg and func.func ops outside kernel modules.
+  // Programs are sdfg.sdfg and func.func ops outside kernel modules. GPU
+  // work in another kind of function (llvm.func: flang's host code after
+  // FIR is lowered to the LLVM dialect) cannot be given the stream: an
+  // error there, rather than work left off the stream.
   SmallVector<FunctionOpInterface> programs;
+  bool foreign = false;
   module->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
@@ -105,8 +109,25 @@ void AddExternalGpuStream::runOnOperation() {
       programs.push_back(cast<FunctionOpInterface>(op));
       return WalkResult::skip();
     }
-    return WalkResult::advance();
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function)
+      return WalkResult::advance();
+    function.getFunctionBody().walk([&](Operation *nested) {
+      if (!isHostGpuWork(nested))
+        return WalkResult::advance();
+      foreign = true;
+      nested->emitOpError()
+          << "is GPU work in '" << op->getName() << "' @"
+          << cast<SymbolOpInterface>(op).getName()
+          << ", which add-external-gpu-stream cannot give the caller's "
+             "stream (only func.func and sdfg.sdfg programs take it); write "
+             "this host code as func.func";
+      return WalkResult::interrupt();
+    });
+    return WalkResult::skip();
   });
+  if (foreign)
+    return signalPassFailure();
 
   // The stream form of MLIR after release 22 (async objects) first, and
   // host copies of GPU memory as GPU copies.

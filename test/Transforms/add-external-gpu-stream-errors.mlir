@@ -88,3 +88,22 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// GPU work in host code written as llvm.func (flang's, after FIR is lowered
+// to the LLVM dialect): only func.func and sdfg.sdfg programs take the
+// stream, so it is an error at the op, not work left off the stream.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: !llvm.ptr, %n: i64) kernel {
+      gpu.return
+    }
+  }
+  llvm.func @cuf_host(%stream: !llvm.ptr, %x: !llvm.ptr, %n: i64) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op is GPU work in 'llvm.func' @cuf_host, which add-external-gpu-stream cannot give the caller's stream (only func.func and sdfg.sdfg programs take it); write this host code as func.func}}
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : !llvm.ptr, %n : i64)
+    llvm.return
+  }
+}

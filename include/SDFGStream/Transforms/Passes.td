@@ -60,6 +60,8 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
     wait on the GPU, never a host sync.
 
     Programs and functions without GPU work are left exactly as they were.
+    GPU work in another kind of function (`llvm.func`) is an error at the
+    op: such a function cannot be given the stream.
     The pass is idempotent: a second run changes nothing. A caller that
     wants the call to be synchronous adds `make-sync-call`; a blocking GPU
     op that the host reads the result of needs `sdfg.sync` (or
