@@ -241,9 +241,21 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
 }
 
 void ConvertSDFGToFunc::runOnOperation() {
+  ModuleOp module = getOperation();
+  // Library nodes live in sdfg.sdfg programs only: they must be expanded
+  // before the programs become functions.
+  WalkResult nodes = module.walk([](LibraryNodeOpInterface node) {
+    node->emitOpError() << "is a library node, which must be expanded "
+                           "(sdfg-expand-library-nodes) before "
+                           "convert-sdfg-to-func turns its program into a "
+                           "function";
+    return WalkResult::interrupt();
+  });
+  if (nodes.wasInterrupted())
+    return signalPassFailure();
+
   // Public functions written as func.func (before the sdfg.sdfg programs
   // become functions too, which are converted below).
-  ModuleOp module = getOperation();
   auto graphModeAttr = SDFGDialect::GraphModeAttrHelper(&getContext());
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
   for (func::FuncOp function : functions) {

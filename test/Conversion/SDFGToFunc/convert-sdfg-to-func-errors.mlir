@@ -1,5 +1,8 @@
 // RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-func -verify-diagnostics
 
+// What convert-sdfg-to-func refuses, at the op, instead of producing IR
+// the verifier rejects.
+//
 // A public func.func with GPU work gains the call's status as its result.
 // Its address can be called (func.call_indirect), but where it goes
 // anywhere else its type would have to change there too: an error at that
@@ -36,4 +39,13 @@ func.func @choose(%c: i1, %A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_
   %g = arith.select %c, %f, %f : (memref<4xf32, 1>, !sdfg.stream) -> ()
   call_indirect %g(%A, %slot) : (memref<4xf32, 1>, !sdfg.stream) -> ()
   return
+}
+
+// -----
+
+// A library node left in a program: it would end up outside any sdfg.sdfg.
+sdfg.sdfg @unexpanded(%A: memref<?xf32, 1>, %o: memref<f32, 1>) target(gpu, streams = 1) {
+  // expected-error @+1 {{'sdfg.reduce' op is a library node, which must be expanded (sdfg-expand-library-nodes) before convert-sdfg-to-func turns its program into a function}}
+  sdfg.reduce add %A into %o : memref<?xf32, 1> -> memref<f32, 1>
+  sdfg.return
 }
