@@ -319,6 +319,23 @@ static bool declareStatusEntry(ModuleOp module, StringRef name) {
   return true;
 }
 
+/// Whether `function` opens its calls itself: its entry block begins with
+/// sdfgrtBeginCall or sdfgrtBeginGraphCall (convert-sdfg-to-func).
+static bool opensCalls(func::FuncOp function) {
+  for (Operation &op : function.getBody().front()) {
+    auto call = dyn_cast<func::CallOp>(op);
+    if (call && (call.getCallee() == kBeginCallEntry ||
+                 call.getCallee() == kBeginGraphCallEntry))
+      return true;
+    // Constants (which canonicalization hoists to the entry) and the
+    // graph-mode name may come first.
+    if (!call && !op.hasTrait<OpTrait::ConstantLike>() &&
+        !isa<LLVM::AddressOfOp>(op))
+      return false;
+  }
+  return false;
+}
+
 Block *InsertFailureExits::buildExit(func::FuncOp function) {
   Region &body = function.getBody();
   Block *exit = new Block();
@@ -333,6 +350,11 @@ Block *InsertFailureExits::buildExit(func::FuncOp function) {
     func::ReturnOp::create(builder, loc, status);
     return exit;
   }
+  // A function that returns values of its own and opens its calls
+  // (convert-sdfg-to-func) closes them too, which frees what the failed
+  // call took; its results are poison.
+  if (opensCalls(function))
+    func::CallOp::create(builder, loc, kEndCall, builder.getI32Type());
   SmallVector<Value> results;
   for (Type type : function.getResultTypes())
     results.push_back(ub::PoisonOp::create(builder, loc, type));

@@ -102,6 +102,32 @@ module attributes {gpu.container_module} {
     return %r : f32
   }
 
+  // A public function that returns a value and opens its calls itself
+  // (convert-sdfg-to-func) closes them on its failure exit too, which frees
+  // what the failed call took.
+  // CHECK-LABEL: func.func @opens_its_calls
+  // CHECK: call @sdfgrtBeginCall()
+  // CHECK: gpu.memset async
+  // CHECK-NEXT: call @sdfgrtCallStatus()
+  // CHECK: cf.cond_br %{{.*}} weights([1, 2047]), ^[[EXIT:.*]], ^[[GO:.*]]
+  // CHECK-NEXT: ^[[GO]]:
+  // CHECK: call @sdfgrtEndCall()
+  // CHECK-NEXT: return
+  // CHECK-NEXT: ^[[EXIT]]:
+  // CHECK-NEXT: call @sdfgrtEndCall()
+  // CHECK-NEXT: %[[P:.*]] = ub.poison : f32
+  // CHECK-NEXT: return %[[P]] : f32
+  func.func @opens_its_calls(%d: memref<4xi32, #global>, %s: !sdfg.stream {sdfg.external_stream = "s"}) -> f32 {
+    %zero = arith.constant 0 : i32
+    call @sdfgrtBeginCall() : () -> ()
+    %slot = sdfg.init_streams %s -> !sdfg.stream
+    %t = sdfg.stream_token %slot
+    %t1 = gpu.memset async [%t] %d, %zero : memref<4xi32, #global>, i32
+    %r = arith.constant 1.0 : f32
+    %status = call @sdfgrtEndCall() : () -> i32
+    return %r : f32
+  }
+
   // CHECK-LABEL: func.func private @host_only
   // CHECK-NOT: sdfgrtCallStatus
   // CHECK: return

@@ -52,10 +52,12 @@ template <typename T> Memref<T, 1> vector(T *data, int64_t size) {
 
 using WaitForFlag = int32_t (*)(Memref<int64_t, 0> *, int64_t, void *);
 using Transients = int32_t (*)(int64_t, Memref<int32_t, 0> *, void *);
+using TransientsValue = float (*)(int64_t, Memref<int32_t, 0> *, void *);
 using CallsNested = int32_t (*)(Memref<int32_t, 0> *, void *);
 using SdfgNested = int32_t (*)(Memref<float, 1> *, Memref<float, 0> *,
                                Memref<int32_t, 0> *, void *);
 using LastError = const char *(*)();
+using LastErrorCode = int32_t (*)();
 
 /// One program library and its entries.
 struct Programs {
@@ -65,24 +67,29 @@ struct Programs {
       return;
     waitForFlag = entry<WaitForFlag>("_mlir_ciface_wait_for_flag");
     transients = entry<Transients>("_mlir_ciface_transients");
+    transientsValue =
+        entry<TransientsValue>("_mlir_ciface_transients_value");
     callsNested = entry<CallsNested>("_mlir_ciface_calls_nested");
     sdfgNested = entry<SdfgNested>("_mlir_ciface_sdfg_nested");
     lastError = entry<LastError>("sdfgrtGetLastError");
+    lastErrorCode = entry<LastErrorCode>("sdfgrtGetLastErrorCode");
   }
   template <typename F> F entry(const char *name) {
     return reinterpret_cast<F>(dlsym(handle, name));
   }
   bool complete() const {
-    return handle && waitForFlag && transients && callsNested && sdfgNested &&
-           lastError;
+    return handle && waitForFlag && transients && transientsValue &&
+           callsNested && sdfgNested && lastError && lastErrorCode;
   }
 
   void *handle = nullptr;
   WaitForFlag waitForFlag = nullptr;
   Transients transients = nullptr;
+  TransientsValue transientsValue = nullptr;
   CallsNested callsNested = nullptr;
   SdfgNested sdfgNested = nullptr;
   LastError lastError = nullptr;
+  LastErrorCode lastErrorCode = nullptr;
 };
 
 bool contains(const std::string &text, const std::string &part) {
@@ -190,6 +197,36 @@ TEST_F(FailFastTest, FailedCallsLeakNothing) {
   EXPECT_EQ(driver().count("cuMemFreeAsync") - freesBefore, 1000);
   // The host transient too: 1000 leaked ones would be 64 MB.
   EXPECT_LT(heapInUse(), heapBefore + (1u << 20));
+}
+
+TEST_F(FailFastTest, FailedCallsOfAFunctionReturningAValueLeakNothing) {
+  // Right first: the host code runs to the end.
+  const int64_t elements = 16384;
+  int32_t done = 0;
+  Memref<int32_t, 0> doneRef = scalar(&done);
+  exits->transientsValue(elements, &doneRef, stream);
+  ASSERT_EQ(exits->lastErrorCode(), CUDA_SUCCESS) << exits->lastError();
+  ASSERT_EQ(done, 1);
+
+  fail("cuLaunchKernel", CUDA_ERROR_INVALID_VALUE);
+  size_t heapBefore = heapInUse();
+  for (int call = 0; call < 1000; ++call) {
+    done = 0;
+    exits->transientsValue(elements, &doneRef, stream);
+    // The failure is the last error; the host code after it did not run,
+    // and both transients went back.
+    ASSERT_EQ(exits->lastErrorCode(), CUDA_ERROR_INVALID_VALUE);
+    ASSERT_EQ(done, 0) << "call " << call;
+    ASSERT_TRUE(driver().allocations.empty()) << "call " << call;
+  }
+  EXPECT_LT(heapInUse(), heapBefore + (1u << 20));
+  EXPECT_TRUE(contains(exits->lastError(), "fail-fast.mlir:"));
+
+  // Negative control: without the failure exits the host code runs on.
+  done = 0;
+  noExits->transientsValue(elements, &doneRef, stream);
+  EXPECT_EQ(noExits->lastErrorCode(), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(done, 1);
 }
 
 TEST_F(FailFastTest, NestedFailureReturnsThroughItsCaller) {

@@ -74,6 +74,25 @@ module attributes {gpu.container_module} {
     return
   }
 
+  // The same written as upstream's tests write programs: a function that
+  // returns the value it read back (it keeps its signature; its calls are
+  // bracketed all the same, and a failed one returns poison).
+  func.func @transients_value(%n: index, %done: memref<i32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %device = gpu.alloc (%n) : memref<?xf32, #global>
+    %host = memref.alloc(%n) : memref<?xf32>
+    gpu.launch_func @kernels::@ones blocks in (%n, %c1, %c1)
+        threads in (%c1, %c1, %c1) args(%device : memref<?xf32, #global>)
+    gpu.memcpy %host, %device : memref<?xf32>, memref<?xf32, #global>
+    %value = memref.load %host[%c0] : memref<?xf32>
+    memref.store %one, %done[] : memref<i32>
+    memref.dealloc %host : memref<?xf32>
+    gpu.dealloc %device : memref<?xf32, #global>
+    return %value : f32
+  }
+
   // A nested function with GPU work; its caller marks `after` = 7 once the
   // call returned.
   func.func private @nested_launch(%x: memref<1xi32, #global>) {

@@ -211,18 +211,33 @@ static void retypeUses(func::FuncOp function, ModuleOp module) {
 /// A public func.func with a body is a program too: it gets a C entry
 /// point, and one with GPU work that returns nothing returns the call's
 /// status like an sdfg.sdfg program (its calls get the i32 result, which
-/// they ignore as sdfg.call does).
+/// they ignore as sdfg.call does). One with GPU work that returns values
+/// keeps them; its calls are bracketed like a program's.
 static LogicalResult convertFunctionProgram(func::FuncOp function,
                                             ModuleOp module, bool graphMode) {
   MLIRContext *context = function.getContext();
   function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(context));
-  if (function.getNumResults() != 0 || !takesExternalStream(function))
+  if (!takesExternalStream(function))
     return success();
-  if (failed(checkUsesTakeStatus(function, module)))
-    return failure();
   OpBuilder builder(context);
   Type i32 = builder.getI32Type();
+  if (function.getNumResults() != 0) {
+    // A function that returns values of its own keeps its signature, but
+    // its calls are bracketed all the same: a failure stops its GPU work
+    // (insert-failure-exits, which returns poison then), frees what the
+    // call took, and is read with sdfgrtGetLastErrorCode().
+    emitBeginCall(function, graphMode);
+    SmallVector<func::ReturnOp> returns;
+    function.walk([&](func::ReturnOp op) { returns.push_back(op); });
+    for (func::ReturnOp op : returns) {
+      builder.setInsertionPoint(op);
+      func::CallOp::create(builder, op.getLoc(), kEndCall, {i32});
+    }
+    return success();
+  }
+  if (failed(checkUsesTakeStatus(function, module)))
+    return failure();
   function.setType(builder.getFunctionType(function.getArgumentTypes(), {i32}));
   SDFGDialect::ProgramAttrHelper(context).setAttr(function,
                                                   UnitAttr::get(context));
@@ -262,7 +277,7 @@ void ConvertSDFGToFunc::runOnOperation() {
     if (!function.isPublic() || function.isExternal())
       continue;
     bool inGraphMode = graphMode || graphModeAttr.isAttrPresent(function);
-    if (function.getNumResults() == 0 && takesExternalStream(function))
+    if (takesExternalStream(function))
       declareCallEntries(module, inGraphMode);
     if (failed(convertFunctionProgram(function, module, inGraphMode)))
       return signalPassFailure();

@@ -37,6 +37,20 @@ func.func @indirect_caller(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external
   return
 }
 
+// One with GPU work that returns values of its own keeps its signature; its
+// calls are opened and closed all the same (the status is read with
+// sdfgrtGetLastErrorCode()).
+// CHECK-LABEL: func.func @gpu_function_with_result
+// CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %{{.*}}: !sdfg.stream {sdfg.external_stream = "s"}) -> f32 attributes {llvm.emit_c_interface} {
+// CHECK-NEXT: call @sdfgrtBeginCall() : () -> ()
+// CHECK: %{{.*}} = call @sdfgrtEndCall() : () -> i32
+// CHECK-NEXT: return %{{.*}} : f32
+func.func @gpu_function_with_result(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) -> f32 {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %zero = arith.constant 0.0 : f32
+  return %zero : f32
+}
+
 // Host code keeps its results and gets a C entry point.
 // CHECK-LABEL: func.func @host_function(%{{.*}}: index) -> index attributes {llvm.emit_c_interface}
 // CHECK-NEXT: return
