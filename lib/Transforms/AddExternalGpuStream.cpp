@@ -131,9 +131,10 @@ void AddExternalGpuStream::runOnOperation() {
 
   // The stream form of MLIR after release 22 (async objects) first, and
   // host copies of GPU memory as GPU copies.
+  if (failed(adoptAsyncObjectStreams(programs, argumentName, module)))
+    return signalPassFailure();
   for (FunctionOpInterface program : programs)
-    if (failed(adoptAsyncObjectStream(program, argumentName, module)) ||
-        failed(copiesOfGpuMemoryToGpuCopies(program)))
+    if (failed(copiesOfGpuMemoryToGpuCopies(program)))
       return signalPassFailure();
 
   // GPU work flows from callees to callers: a call to a program with GPU work

@@ -81,72 +81,6 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
   return InitStreamsOp::create(atEntry, program.getLoc(), slotTypes, external);
 }
 
-LogicalResult mlir::sdfg::adoptAsyncObjectStream(FunctionOpInterface program,
-                                                StringRef argumentName,
-                                                Operation *symbolTableOp) {
-  if (program.isExternal())
-    return success();
-  SmallVector<gpu::LaunchFuncOp> launches;
-  program.getFunctionBody().walk([&](gpu::LaunchFuncOp launch) {
-    if (launch.getAsyncObject())
-      launches.push_back(launch);
-  });
-  if (launches.empty())
-    return success();
-  BlockArgument stream;
-  for (gpu::LaunchFuncOp launch : launches) {
-    auto argument = dyn_cast<BlockArgument>(launch.getAsyncObject());
-    if (!argument || argument.getOwner() != &program.getFunctionBody().front())
-      return launch.emitOpError()
-             << "runs on a stream (async object) that is not an argument of "
-                "its function; SDFGStream runs GPU work only on the stream "
-                "the caller passes";
-    if (stream && argument != stream)
-      return launch.emitOpError()
-             << "runs on argument #" << argument.getArgNumber()
-             << " as its stream, but another launch of the function runs on "
-                "argument #"
-             << stream.getArgNumber() << "; a program has one caller's stream";
-    stream = argument;
-  }
-  for (Operation *user : stream.getUsers()) {
-    auto launch = dyn_cast<gpu::LaunchFuncOp>(user);
-    if (!launch || launch.getAsyncObject() != stream)
-      return user->emitOpError()
-             << "uses argument #" << stream.getArgNumber()
-             << ", the stream of the function's launches, as a value; it "
-                "can only be the caller's stream";
-  }
-  BlockArgument marked = getExternalStreamArgument(program);
-  if (marked && marked != stream)
-    return launches.front().emitOpError()
-           << "runs on argument #" << stream.getArgNumber()
-           << ", but the function's caller's stream is argument #"
-           << marked.getArgNumber();
-  if (std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(program, symbolTableOp))
-    for (const SymbolTable::SymbolUse &use : *uses)
-      return use.getUser()->emitOpError()
-             << "refers to @" << cast<SymbolOpInterface>(*program).getName()
-             << ", whose argument #" << stream.getArgNumber()
-             << " becomes the caller's stream; call it from outside the "
-                "module";
-
-  // The argument is the caller's stream now; the launches go onto it
-  // through the program's slots like any other GPU op.
-  MLIRContext *context = program->getContext();
-  stream.setType(StreamType::get(context));
-  SmallVector<Type> inputs(program.getArgumentTypes());
-  inputs[stream.getArgNumber()] = StreamType::get(context);
-  program.setType(FunctionType::get(context, inputs, program.getResultTypes()));
-  program.setArgAttr(stream.getArgNumber(),
-                     SDFGDialect::getExternalStreamAttrName(),
-                     StringAttr::get(context, argumentName));
-  for (gpu::LaunchFuncOp launch : launches)
-    launch.getAsyncObjectMutable().clear();
-  return success();
-}
-
 /// Returns true if `op` already runs on a stream: its only async dependency
 /// is a stream token and it yields a token.
 static bool isOnStream(gpu::AsyncOpInterface op) {
@@ -271,8 +205,24 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
                 indirect.getCallee().getDefiningOp<func::ConstantOp>())
           callee = symbolTables.lookupNearestSymbolFrom<FunctionOpInterface>(
               constant, constant.getValueAttr());
-      if (!callee || !getExternalStreamArgIndex(callee) ||
-          call.getArgOperands().size() + 1 != callee.getNumArguments())
+      std::optional<unsigned> streamIndex =
+          callee ? getExternalStreamArgIndex(callee) : std::nullopt;
+      if (!streamIndex)
+        continue;
+      // A call that passes the caller's own stream argument where the
+      // callee takes its stream (functions whose launches named their
+      // stream, adoptAsyncObjectStreams) passes the call's slot instead.
+      if (call.getArgOperands().size() == callee.getNumArguments()) {
+        OpOperand &passed = call.getArgOperandsMutable()[*streamIndex];
+        if (passed.get() != getExternalStreamArgument(program))
+          continue;
+        FailureOr<Value> stream = getSlotStream(op);
+        if (failed(stream))
+          return failure();
+        passed.set(*stream);
+        continue;
+      }
+      if (call.getArgOperands().size() + 1 != callee.getNumArguments())
         continue;
       FailureOr<Value> stream = getSlotStream(op);
       if (failed(stream))

@@ -3,10 +3,10 @@
 // object that is an argument of the function is adopted as the caller's
 // stream; the launches then run on it like any other GPU op.
 //
-// RUN: sdfg-opt %s -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -add-external-gpu-stream -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s --sdfg-lower-to-cuda=format=isa | FileCheck %s --check-prefix=CUDA
-// RUN: sdfg-opt %s --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | FileCheck %s --check-prefix=ROCM
+// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file --sdfg-lower-to-cuda=format=isa | FileCheck %s --check-prefix=CUDA
+// RUN: sdfg-opt %s -split-input-file --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | FileCheck %s --check-prefix=ROCM
 
 // CHECK-LABEL: func.func @cuf_style
 // CHECK-SAME: (%{{.*}}: memref<?xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"}, %{{.*}}: index)
@@ -40,6 +40,40 @@ module attributes {gpu.container_module} {
     %c128 = arith.constant 128 : index
     gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) args(%x : memref<?xf32, 1>, %n : index)
     gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) args(%x : memref<?xf32, 1>, %n : index)
+    return
+  }
+}
+
+// -----
+
+// A CUF module's subroutines calling each other: each passes its own stream
+// to the next. Both take the caller's stream; the call passes its slot.
+// CHECK-LABEL: func.func private @cuf_inner
+// CHECK-SAME: (%{{.*}}: memref<?xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
+// CHECK-LABEL: func.func @cuf_outer
+// CHECK-SAME: (%[[OS:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"}, %[[X:.*]]: memref<?xf32, 1>)
+// CHECK-NEXT: %[[OSLOT:.*]] = sdfg.init_streams %[[OS]]
+// CHECK: gpu.launch_func async
+// CHECK: call @cuf_inner(%[[X]], %[[OSLOT]]) : (memref<?xf32, 1>, !sdfg.stream) -> ()
+// CUDA-LABEL: llvm.func @cuf_outer
+// CUDA-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
+// CUDA: gpu.launch_func <%[[S]] : !llvm.ptr> @kernels::@scale
+// CUDA: llvm.call @cuf_inner({{.*}}, %[[S]])
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: memref<?xf32, 1>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @cuf_inner(%x: memref<?xf32, 1>, %stream: !llvm.ptr) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<?xf32, 1>)
+    return
+  }
+  func.func @cuf_outer(%stream: !llvm.ptr, %x: memref<?xf32, 1>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<?xf32, 1>)
+    func.call @cuf_inner(%x, %stream) : (memref<?xf32, 1>, !llvm.ptr) -> ()
     return
   }
 }

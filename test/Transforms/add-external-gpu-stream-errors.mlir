@@ -107,3 +107,24 @@ module attributes {gpu.container_module} {
     llvm.return
   }
 }
+
+// -----
+
+// A function whose launches name their stream, called from a function that
+// passes another pointer there (here: one that has no launches of its own
+// on an argument): that pointer would have to be a stream of the caller's.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel { gpu.return }
+  }
+  func.func private @cuf_inner(%stream: !llvm.ptr) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  func.func @plain_caller(%p: !llvm.ptr) {
+    // expected-error @+1 {{'func.call' op refers to @cuf_inner, whose argument #0 becomes the caller's stream; call it from outside the module, or from a function whose launches run on the stream it passes there}}
+    func.call @cuf_inner(%p) : (!llvm.ptr) -> ()
+    return
+  }
+}

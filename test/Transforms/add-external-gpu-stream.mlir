@@ -280,15 +280,15 @@ func.func @explicit_streams(%A: memref<4xf32, 1>, %mine: !sdfg.stream, %v: f32) 
 // -----
 
 // Functions that already take a stream as their last argument: that is the
-// caller's stream (marked, not a second one added), and calls that pass it
-// stay as they are.
+// caller's stream (marked, not a second one added), and a call that passes
+// the caller's own stream there passes the call's slot of it.
 // CHECK-LABEL: func.func private @takes_stream
 // CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
 // CHECK-NEXT: sdfg.init_streams %[[S]]
 // CHECK-LABEL: func.func @passes_stream
 // CHECK-SAME: (%{{.*}}: memref<4xf32, 1>, %[[S:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
-// CHECK-NEXT: sdfg.init_streams %[[S]]
-// CHECK-NEXT: call @takes_stream(%{{.*}}, %[[S]]) : (memref<4xf32, 1>, !sdfg.stream) -> ()
+// CHECK-NEXT: %[[SLOT:.*]] = sdfg.init_streams %[[S]]
+// CHECK-NEXT: call @takes_stream(%{{.*}}, %[[SLOT]]) : (memref<4xf32, 1>, !sdfg.stream) -> ()
 func.func private @takes_stream(%A: memref<4xf32, 1>, %s: !sdfg.stream) {
   %v = arith.constant 1.0 : f32
   gpu.memset %A, %v : memref<4xf32, 1>, f32

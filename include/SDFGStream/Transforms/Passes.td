@@ -22,8 +22,9 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
       argument already is a `!sdfg.stream` gets that one marked; one whose
       launches run on an argument as their async object,
       `gpu.launch_func <%s : !llvm.ptr>` as flang's CUF lowering writes it,
-      gets that argument as the caller's stream; body-less `target(gpu)`
-      programs get the argument too);
+      gets that argument as the caller's stream, and such functions may
+      call each other passing it on, as a CUF module's subroutines do;
+      body-less `target(gpu)` programs get the argument too);
     * inserts `sdfg.init_streams` at entry, applying that stream to the
       program's stream slots;
     * rewrites every upstream `gpu` op that is enqueued on a stream

@@ -31,16 +31,18 @@ FailureOr<InitStreamsOp> addExternalStreamArgument(FunctionOpInterface program,
                                                    StringRef argumentName);
 
 /// Adopts the stream form of MLIR after release 22 (what flang's CUF
-/// lowering and Enzyme-JAX emit): `gpu.launch_func <%s : !llvm.ptr> ...`
-/// whose async object `%s` is an argument of `program` makes that argument
-/// the caller's stream (retyped to `!sdfg.stream` and marked
-/// `sdfg.external_stream = argumentName`), and the launches lose their async
-/// object so that they go onto the program's stream like any other. Any
-/// other async object, an argument also used as a pointer, or a call of the
-/// program inside the module (which passes a pointer there) is an error.
-LogicalResult adoptAsyncObjectStream(FunctionOpInterface program,
-                                     StringRef argumentName,
-                                     Operation *symbolTableOp);
+/// lowering and Enzyme-JAX emit): in each of `programs`,
+/// `gpu.launch_func <%s : !llvm.ptr> ...` whose async object `%s` is an
+/// argument makes that argument the caller's stream (retyped to
+/// `!sdfg.stream` and marked `sdfg.external_stream = argumentName`), and
+/// the launches lose their async object so that they go onto the program's
+/// stream like any other. Such a function may call another one, passing its
+/// own stream there (a CUF module's subroutines calling each other). Any
+/// other async object, an argument also used as a value, or a call inside
+/// the module that passes something else there is an error.
+LogicalResult adoptAsyncObjectStreams(ArrayRef<FunctionOpInterface> programs,
+                                      StringRef argumentName,
+                                      Operation *symbolTableOp);
 
 /// Moves all GPU work of `program` (which must have an `sdfg.init_streams`)
 /// onto the streams of its slots: every async `gpu` op gets the stream of

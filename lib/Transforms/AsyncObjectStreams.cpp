@@ -1,0 +1,149 @@
+//===- AsyncObjectStreams.cpp - Launches on an argument as their stream ---===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// MLIR after release 22 lets a launch name its stream as an async object,
+// `gpu.launch_func <%s : !llvm.ptr>`, and flang's CUF lowering passes the
+// stream of a Fortran subroutine that way. Upstream's lowering hands that
+// pointer to the runtime as it is; here the argument becomes the program's
+// caller's stream instead, so that all of its GPU work (not only the
+// launches) runs on it through the program's slots, and a subroutine that
+// calls another one hands it the same stream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SDFGStream/Transforms/StreamThreading.h"
+#include "SDFGStream/Analysis/StreamQueries.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mlir::sdfg;
+
+/// The argument of `program` that its launches run on as their async
+/// object: null if none does; an error if a launch runs on anything else or
+/// two launches on different arguments, or if it is not the argument marked
+/// as the caller's stream.
+static FailureOr<BlockArgument>
+findAsyncObjectStream(FunctionOpInterface program) {
+  if (program.isExternal())
+    return BlockArgument();
+  SmallVector<gpu::LaunchFuncOp> launches;
+  program.getFunctionBody().walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getAsyncObject())
+      launches.push_back(launch);
+  });
+  BlockArgument stream;
+  for (gpu::LaunchFuncOp launch : launches) {
+    auto argument = dyn_cast<BlockArgument>(launch.getAsyncObject());
+    if (!argument || argument.getOwner() != &program.getFunctionBody().front())
+      return launch.emitOpError()
+             << "runs on a stream (async object) that is not an argument of "
+                "its function; SDFGStream runs GPU work only on the stream "
+                "the caller passes";
+    if (stream && argument != stream)
+      return launch.emitOpError()
+             << "runs on argument #" << argument.getArgNumber()
+             << " as its stream, but another launch of the function runs on "
+                "argument #"
+             << stream.getArgNumber() << "; a program has one caller's stream";
+    stream = argument;
+  }
+  BlockArgument marked = getExternalStreamArgument(program);
+  if (stream && marked && marked != stream)
+    return launches.front().emitOpError()
+           << "runs on argument #" << stream.getArgNumber()
+           << ", but the function's caller's stream is argument #"
+           << marked.getArgNumber();
+  return stream;
+}
+
+LogicalResult
+mlir::sdfg::adoptAsyncObjectStreams(ArrayRef<FunctionOpInterface> programs,
+                                    StringRef argumentName,
+                                    Operation *symbolTableOp) {
+  llvm::MapVector<Operation *, BlockArgument> streams;
+  for (FunctionOpInterface program : programs) {
+    FailureOr<BlockArgument> stream = findAsyncObjectStream(program);
+    if (failed(stream))
+      return failure();
+    if (*stream)
+      streams[program] = *stream;
+  }
+  if (streams.empty())
+    return success();
+
+  // The stream argument a call of an adopting function passes `operand` as.
+  SymbolTableCollection symbolTables;
+  auto isPassedAsStream = [&](OpOperand &operand) {
+    auto call = dyn_cast<func::CallOp>(operand.getOwner());
+    if (!call)
+      return false;
+    auto it = streams.find(call.resolveCallableInTable(&symbolTables));
+    return it != streams.end() &&
+           operand.getOperandNumber() ==
+               call.getArgOperands().getBeginOperandIndex() +
+                   it->second.getArgNumber();
+  };
+  for (auto [op, stream] : streams) {
+    auto program = cast<FunctionOpInterface>(op);
+    // The argument is only ever a stream: of launches, or passed to a
+    // function that takes it as one.
+    for (OpOperand &use : stream.getUses()) {
+      auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getOwner());
+      MutableOperandRange object =
+          launch ? launch.getAsyncObjectMutable() : MutableOperandRange(op);
+      bool isObject = launch && object.size() == 1 &&
+                      object[0].getOperandNumber() == use.getOperandNumber();
+      if (isObject || isPassedAsStream(use))
+        continue;
+      return use.getOwner()->emitOpError()
+             << "uses argument #" << stream.getArgNumber()
+             << ", the stream of the function's launches, as a value; it "
+                "can only be the caller's stream (of launches, or passed "
+                "where a function's launches take theirs)";
+    }
+    // Calls in the module pass their own caller's stream there.
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(program, symbolTableOp))
+      for (const SymbolTable::SymbolUse &use : *uses) {
+        auto call = dyn_cast<func::CallOp>(use.getUser());
+        auto caller =
+            call ? call->getParentOfType<FunctionOpInterface>() : nullptr;
+        auto it = caller ? streams.find(caller) : streams.end();
+        if (call && it != streams.end() &&
+            call.getArgOperands()[stream.getArgNumber()] == it->second)
+          continue;
+        return use.getUser()->emitOpError()
+               << "refers to @" << cast<SymbolOpInterface>(op).getName()
+               << ", whose argument #" << stream.getArgNumber()
+               << " becomes the caller's stream; call it from outside the "
+                  "module, or from a function whose launches run on the "
+                  "stream it passes there";
+      }
+  }
+
+  // The arguments are the callers' streams now; the launches go onto them
+  // through the programs' slots like any other GPU op.
+  for (auto [op, stream] : streams) {
+    auto program = cast<FunctionOpInterface>(op);
+    MLIRContext *context = program->getContext();
+    stream.setType(StreamType::get(context));
+    SmallVector<Type> inputs(program.getArgumentTypes());
+    inputs[stream.getArgNumber()] = StreamType::get(context);
+    program.setType(
+        FunctionType::get(context, inputs, program.getResultTypes()));
+    program.setArgAttr(stream.getArgNumber(),
+                       SDFGDialect::getExternalStreamAttrName(),
+                       StringAttr::get(context, argumentName));
+    program.getFunctionBody().walk([&](gpu::LaunchFuncOp launch) {
+      launch.getAsyncObjectMutable().clear();
+    });
+  }
+  return success();
+}
