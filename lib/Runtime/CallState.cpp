@@ -144,10 +144,13 @@ void sdfgrtBeginCall(void) {
 }
 
 int32_t sdfgrtEndCall(void) {
-  // A graph-mode call that recorded or holds its program's graphs.
-  if (threadState.callDepth == 1 &&
-      (threadState.graphCall || threadState.graphHeld))
-    endGraphCall();
+  // A graph-mode call that recorded or holds its program's graphs: what it
+  // recorded runs (unless it failed), then the clean-up below, and only
+  // then does the program's done event go after all of it.
+  bool graphs = threadState.callDepth == 1 &&
+                (threadState.graphCall || threadState.graphHeld);
+  if (graphs)
+    stopGraphRecording();
   if (threadState.callDepth > 0 && --threadState.callDepth == 0) {
     if (threadState.callError != 0) {
       // The frees are enqueued on the streams the memory was allocated on,
@@ -155,6 +158,8 @@ int32_t sdfgrtEndCall(void) {
       freeCallTransients();
       joinCallForks();
     }
+    if (graphs)
+      checkInGraphCall();
     forgetCallTransients();
     forgetCallForks();
     forgetCallStream();

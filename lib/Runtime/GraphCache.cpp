@@ -50,12 +50,16 @@ GraphCache &graphCache() {
 }
 
 /// Releases everything of `graphs` (not held by a call): its buffers are
-/// freed on `stream`, of its context, after its last call.
+/// freed on `stream`, of its context, after its last call. Where `stream`
+/// cannot be ordered after that call, the buffers are left allocated (a
+/// leak, never a free under running work).
 void releaseProgram(const Symbols &symbols, ProgramGraphs &graphs,
                     Stream stream) {
-  if (graphs.doneRecorded)
-    SDFGRT_CALL(symbols, StreamWaitEvent, stream, graphs.done, 0);
+  bool ordered = !graphs.doneRecorded ||
+                 SDFGRT_CALL(symbols, StreamWaitEvent, stream, graphs.done, 0);
   for (const ProgramBuffer &buffer : graphs.buffers) {
+    if (!ordered || !buffer.pointer)
+      continue;
     SDFGRT_CALL(symbols, MemFreeAsync,
                 reinterpret_cast<vendor::DevicePtr>(buffer.pointer), stream);
     graphStatistics().bufferBytes -= static_cast<int64_t>(buffer.bytes);
@@ -93,7 +97,9 @@ bool sdfgrt::checkOutProgram(const Symbols &symbols, const char *program,
     }
     if (!graphs) {
       if (inContext >= cache.limit && oldest) {
-        releaseProgram(symbols, *oldest, stream);
+        // Another program's clean-up: its failures are not this call's.
+        withoutRecordingFailures(
+            [&] { releaseProgram(symbols, *oldest, stream); });
         cache.programs.erase(std::find_if(
             cache.programs.begin(), cache.programs.end(),
             [&](const auto &entry) { return entry.get() == oldest; }));
@@ -139,9 +145,10 @@ bool sdfgrt::programBuffer(const Symbols &symbols, ProgramGraphs &graphs,
     pointer = graphs.buffers[index].pointer;
     return true;
   }
-  if (index < graphs.buffers.size()) {
+  if (index < graphs.buffers.size() && graphs.buffers[index].pointer) {
     // Too small for this call: the graphs that use it are ordered before
-    // this call on `stream`, so it can go.
+    // this call on `stream`, so it can go. (Null: an earlier growth failed
+    // after the free.)
     ProgramBuffer &old = graphs.buffers[index];
     if (!SDFGRT_CALL(symbols, MemFreeAsync,
                      reinterpret_cast<vendor::DevicePtr>(old.pointer), stream))
@@ -207,6 +214,13 @@ int32_t sdfgrtReleaseGraphs(void *stream) {
   if (symbols)
     inStreamContext(*symbols, stream, [&](const Symbols &symbols, Stream s,
                                           Context context) {
+      // A capture would record the frees into the caller's graph, where
+      // they cannot free memory that is no graph allocation.
+      if (refusedWhileCapturing(symbols, s,
+                                "sdfgrtReleaseGraphs: the stream is "
+                                "capturing a graph; release the graphs on "
+                                "a stream that is not capturing"))
+        return;
       ContextRef ref;
       if (!identify(symbols, context, ref))
         return;

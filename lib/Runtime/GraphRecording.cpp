@@ -12,8 +12,9 @@
 // call. Each such run of recorded operations is one segment, numbered in the
 // call; GraphCache.cpp launches it as a graph. A call whose operations go
 // to more than one stream, or any stream graph mode cannot use (a default
-// stream, one of a context that is not current, one being captured), runs
-// eagerly from there on: the operations are the same, only not cached.
+// stream, one the call forked, one being captured), runs eagerly from there
+// on: the operations are the same, only not cached. A stream of another
+// context than the current one records in its own context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +103,12 @@ bool attach(void *rawStream) {
     // of the call eagerly.
     if (threadState.graphPending)
       flushGraphSegment();
+    stopRecording();
+    return false;
+  }
+  // A stream the call forked (a concurrent slot) is no stream the program's
+  // done event could follow all of the call's work on: eagerly.
+  if (isCallForkSlot(rawStream)) {
     stopRecording();
     return false;
   }
@@ -274,7 +281,7 @@ bool sdfgrt::flushGraphSegment() {
   return launched;
 }
 
-void sdfgrt::endGraphCall() {
+void sdfgrt::stopGraphRecording() {
   if (!graphCall.program)
     return;
   if (threadState.graphPending) {
@@ -282,6 +289,12 @@ void sdfgrt::endGraphCall() {
       flushGraphSegment();
     threadState.graphPending = false;
   }
+  threadState.graphCall = false;
+}
+
+void sdfgrt::checkInGraphCall() {
+  if (!graphCall.program)
+    return;
   if (graphCall.graphs)
     withoutRecordingFailures([] {
       inCallContext([] {

@@ -111,9 +111,15 @@ bool recordGraphFree(void *pointer);
 bool flushGraphSegment();
 
 /// At the end of the outermost call (nothing unless it was a graph-mode
-/// call): launches what is left unless the call failed, and gives the
-/// program's graphs back.
-void endGraphCall();
+/// call), before its failure clean-up: launches what is left unless the
+/// call failed, and records nothing from then on.
+void stopGraphRecording();
+
+/// At the end of the outermost call, after its failure clean-up and joins
+/// (nothing unless it held a program's graphs): gives the program's graphs
+/// back, with an event after everything the call enqueued on the stream it
+/// recorded for.
+void checkInGraphCall();
 
 /// Records a failure whose text, location included, was kept from an
 /// earlier operation.
@@ -173,6 +179,10 @@ void joinCallForks();
 
 /// Forgets the forks of the program call that ends or begins.
 void forgetCallForks();
+
+/// Whether `stream` is a stream the current program call forked
+/// (sdfgrtForkStreams) from another one.
+bool isCallForkSlot(void *stream);
 
 //===----------------------------------------------------------------------===//
 // The vendor library and contexts (VendorLibrary.cpp)

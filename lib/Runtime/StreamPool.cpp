@@ -260,6 +260,13 @@ void sdfgrt::joinCallForks() {
 
 void sdfgrt::forgetCallForks() { callForks.clear(); }
 
+bool sdfgrt::isCallForkSlot(void *stream) {
+  for (const Fork &fork : callForks)
+    if (fork.slot == stream)
+      return true;
+  return false;
+}
+
 void sdfgrt::forgetStreamPoolsForTesting() { streamPool().forget(); }
 
 StreamPoolCounts sdfgrt::streamPoolForTesting(uint64_t contextId) {

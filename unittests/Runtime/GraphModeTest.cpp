@@ -318,6 +318,21 @@ TEST_F(GraphModeTest, ACapturingStreamGetsTheWorkEagerly) {
   EXPECT_EQ(driver().count("cuMemFreeAsync"), 1);
 }
 
+TEST_F(GraphModeTest, ReleasingOnACapturingStreamIsRefused) {
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  int frees = driver().count("cuMemFreeAsync");
+  // The frees would be captured into the caller's graph, which cannot free
+  // memory that is no graph allocation: refused, the graphs kept.
+  streamA->capturing = true;
+  streamA->captureId = 11;
+  EXPECT_EQ(sdfgrtReleaseGraphs(streamA), -1);
+  EXPECT_NE(std::string(sdfgrtGetLastError()).find("capturing"),
+            std::string::npos);
+  fakecuda::endCapture(11);
+  EXPECT_EQ(driver().count("cuMemFreeAsync"), frees);
+  EXPECT_EQ(stats().programs, 1);
+}
+
 TEST_F(GraphModeTest, ModeOffRunsEagerly) {
   sdfgrtSetGraphMode("prog", 0);
   ASSERT_EQ(call(streamA), 0);
@@ -390,6 +405,51 @@ TEST_F(GraphModeTest, ACallOnAnotherStreamWaitsForTheLastOne) {
   EXPECT_EQ(wait.stream, other);
   EXPECT_EQ(wait.eventStream, streamA);
   EXPECT_EQ(stats().replays, 1);
+}
+
+TEST_F(GraphModeTest, WorkOnAForkedSlotRunsEagerly) {
+  // A call whose first work is on a stream it forked (a concurrent slot):
+  // the program's done event could not follow the caller's stream there.
+  sdfgrtBeginGraphCall("forked");
+  void *slots[2] = {};
+  ASSERT_EQ(sdfgrtForkStreams(streamA, 2, slots), 0) << sdfgrtGetLastError();
+  ASSERT_NE(slots[1], static_cast<void *>(streamA));
+  mgpuMemcpy(deviceB, input, sizeof(input), slots[1]);
+  mgpuMemcpy(deviceA, input, sizeof(input), streamA);
+  sdfgrtStreamWaitStream(streamA, slots[1]);
+  ASSERT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().builds, 0);
+  EXPECT_EQ(stats().eagerCalls, 1);
+  EXPECT_EQ(deviceB[5], 5.0f);
+  EXPECT_EQ(deviceA[5], 5.0f);
+}
+
+TEST_F(GraphModeTest, AFailedCallsDoneEventFollowsItsJoins) {
+  // Recorded on the caller's stream, then work on a forked slot (eagerly)
+  // fails: the join that the failure clean-up makes comes before the
+  // program's done event, which a later call on another stream waits for.
+  sdfgrtBeginGraphCall("joined");
+  void *slots[2] = {};
+  ASSERT_EQ(sdfgrtForkStreams(streamA, 2, slots), 0) << sdfgrtGetLastError();
+  mgpuMemcpy(deviceA, input, sizeof(input), streamA);
+  driver().failingCall = "cuLaunchKernel";
+  driver().failure = CUDA_ERROR_INVALID_VALUE;
+  int64_t n = kElements;
+  float factor = 2.0f;
+  float *device = deviceB;
+  void *args[] = {&device, &factor, &n};
+  mgpuLaunchKernel(scale, 1, 1, 1, 64, 1, 1, 0, slots[1], args, nullptr, 3);
+  EXPECT_EQ(sdfgrtEndCall(), CUDA_ERROR_INVALID_VALUE);
+  driver().failingCall.clear();
+  long join = -1, done = -1;
+  for (const fakecuda::StreamWait &wait : driver().waits)
+    if (wait.stream == streamA && wait.eventStream == slots[1])
+      join = wait.order;
+  for (const fakecuda::EventRecord &record : driver().records)
+    if (record.stream == streamA)
+      done = record.order;
+  ASSERT_GE(join, 0);
+  EXPECT_GT(done, join) << "the done event does not follow the join";
 }
 
 TEST_F(GraphModeTest, TheCacheKeepsAtMostItsLimit) {

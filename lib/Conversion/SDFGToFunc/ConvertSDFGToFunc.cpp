@@ -226,8 +226,10 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
     // A function that returns values of its own keeps its signature, but
     // its calls are bracketed all the same: a failure stops its GPU work
     // (insert-failure-exits, which returns poison then), frees what the
-    // call took, and is read with sdfgrtGetLastErrorCode().
-    emitBeginCall(function, graphMode);
+    // call took, and is read with sdfgrtGetLastErrorCode(). Never in graph
+    // mode: what it allocates may be returned, and graph mode keeps a
+    // program's allocations for its next call.
+    emitBeginCall(function, /*graphMode=*/false);
     SmallVector<func::ReturnOp> returns;
     function.walk([&](func::ReturnOp op) { returns.push_back(op); });
     for (func::ReturnOp op : returns) {
@@ -277,8 +279,10 @@ void ConvertSDFGToFunc::runOnOperation() {
     if (!function.isPublic() || function.isExternal())
       continue;
     bool inGraphMode = graphMode || graphModeAttr.isAttrPresent(function);
+    // A function that returns values of its own is never in graph mode.
     if (takesExternalStream(function))
-      declareCallEntries(module, inGraphMode);
+      declareCallEntries(module,
+                         inGraphMode && function.getNumResults() == 0);
     if (failed(convertFunctionProgram(function, module, inGraphMode)))
       return signalPassFailure();
   }

@@ -92,3 +92,19 @@ sdfg.sdfg @p(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}
   %slot = sdfg.init_streams %s -> !sdfg.stream
   sdfg.return
 }
+
+// -----
+
+// A public func.func that returns values of its own opens its calls
+// eagerly even with graph-mode=true: what it allocates may be returned,
+// and graph mode keeps a program's allocations for its next call.
+// ALL-LABEL: func.func @returns_a_value
+// ALL-NOT: sdfgrtBeginGraphCall
+// ALL: call @sdfgrtBeginCall() : () -> ()
+// ALL: call @sdfgrtEndCall() : () -> i32
+// ALL: func.func private @sdfgrtBeginCall()
+func.func @returns_a_value(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) -> f32 {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %zero = arith.constant 0.0 : f32
+  return %zero : f32
+}
