@@ -213,9 +213,9 @@ bool sdfgrt::launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
   }
   // Graph mode never fails a call that would succeed eagerly: an update the
   // driver refuses builds the graph again, and a graph it cannot build (a
-  // memory kind its copy nodes do not take, no memory to instantiate) runs
-  // the segment eagerly, now and in later calls, which report any failure
-  // of the operations themselves.
+  // memory kind its copy nodes do not take, no memory to instantiate) or
+  // launch runs the segment eagerly, now and in later calls, which report
+  // any failure of the operations themselves.
   bool ready = false;
   if (sameNodes(segment, ops) &&
       (!rebuild || sameArguments(segment.recorded, ops))) {
@@ -241,12 +241,20 @@ bool sdfgrt::launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
       return runEagerly(symbols, ops, stream, context);
     }
   }
+  bool launched = false;
   if constexpr (vendor::kHasGraphs)
-    if (ready && vendor::launchGraph(symbols, segment.exec, stream))
-      return true;
-  // A launch that fails is the call's failure; no graph that may be broken
-  // stays.
+    withoutRecordingFailures([&] {
+      launched = ready && vendor::launchGraph(symbols, segment.exec, stream);
+    });
+  if (launched)
+    return true;
+  // A launch the driver refuses (no memory for it, say) enqueued nothing:
+  // no graph that may be broken stays, and the segment runs eagerly, now
+  // and in later calls, whose operations report their own failures (a
+  // sticky error fails them too).
   dropSegment(symbols, segment);
-  return false;
+  segment.eagerOnly = true;
+  countEagerGraphCall();
+  return runEagerly(symbols, ops, stream, context);
 }
 

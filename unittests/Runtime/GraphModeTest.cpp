@@ -382,17 +382,24 @@ TEST_F(GraphModeTest, AnUpdateTheDriverRefusesBuildsAgain) {
   EXPECT_EQ(driver().graphExecsLive, 1);
 }
 
-TEST_F(GraphModeTest, AFailedLaunchFailsTheCallAndKeepsNoGraph) {
+TEST_F(GraphModeTest, AGraphLaunchTheDriverRefusesRunsEagerly) {
+  // cuGraphLaunch enqueues nothing when it fails (no memory for the launch,
+  // say): the segment runs eagerly and the call succeeds, as it would
+  // have without graph mode; no graph of it stays.
   driver().failingCall = "cuGraphLaunch";
-  driver().failure = CUDA_ERROR_LAUNCH_FAILED;
-  EXPECT_EQ(call(streamA), CUDA_ERROR_LAUNCH_FAILED);
-  EXPECT_NE(std::string(sdfgrtGetLastError()).find("cuGraphLaunch"),
-            std::string::npos);
+  driver().failure = CUDA_ERROR_OUT_OF_MEMORY;
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(output[3], 3.0f);
   EXPECT_EQ(driver().graphsLive, 0);
   EXPECT_EQ(driver().graphExecsLive, 0);
+  EXPECT_EQ(stats().eagerCalls, 1);
+  EXPECT_EQ(driver().count("cuLaunchKernel"), 2);
+  // Later calls run that segment eagerly, without trying again.
   driver().failingCall.clear();
+  output[3] = 0;
   ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
-  EXPECT_EQ(stats().builds, 2);
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(driver().graphLaunches, 0);
   EXPECT_EQ(output[3], 3.0f);
 }
 
