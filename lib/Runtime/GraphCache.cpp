@@ -115,8 +115,12 @@ bool sdfgrt::checkOutProgram(const Symbols &symbols, const char *program,
     graphs->busy = true;
     graphs->lastUse = ++cache.clock;
   }
-  // The buffers were last used on another stream.
-  if (graphs->doneRecorded && graphs->lastStream != stream &&
+  // The buffers were last used by the program's last call, maybe on another
+  // stream. Always waited for: a handle equal to the last stream's may be a
+  // new stream (the old one destroyed while its work still runs, and its
+  // handle reused), and on the same stream the wait costs nothing on the
+  // GPU.
+  if (graphs->doneRecorded &&
       !SDFGRT_CALL(symbols, StreamWaitEvent, stream, graphs->done, 0)) {
     checkInProgram(symbols, *graphs, stream);
     graphs = nullptr;
@@ -129,7 +133,6 @@ void sdfgrt::checkInProgram(const Symbols &symbols, ProgramGraphs &graphs,
                             Stream stream) {
   if (SDFGRT_CALL(symbols, EventRecord, graphs.done, stream)) {
     graphs.doneRecorded = true;
-    graphs.lastStream = stream;
   }
   std::lock_guard<std::mutex> lock(graphCache().mutex);
   graphs.busy = false;

@@ -125,7 +125,6 @@ struct ProgramGraphs {
   std::vector<ProgramBuffer> buffers;
   vendor::Event done{}; // recorded at the end of each call
   bool doneRecorded = false;
-  Stream lastStream{};
   bool busy = false; // a thread's call holds it (guarded by the cache)
   uint64_t lastUse = 0;
 };

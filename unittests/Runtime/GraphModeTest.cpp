@@ -459,6 +459,19 @@ TEST_F(GraphModeTest, AFailedCallsDoneEventFollowsItsJoins) {
   EXPECT_GT(done, join) << "the done event does not follow the join";
 }
 
+TEST_F(GraphModeTest, ACallWaitsForTheLastOneOnTheSameHandleToo) {
+  // A stream handle equal to the last call's may be a new stream (the old
+  // one destroyed while its work still ran, its handle reused): the call
+  // waits for the program's done event all the same.
+  ASSERT_EQ(call(streamA), 0);
+  size_t waits = driver().waits.size();
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  ASSERT_GT(driver().waits.size(), waits);
+  const fakecuda::StreamWait &wait = driver().waits[waits];
+  EXPECT_EQ(wait.stream, streamA);
+  EXPECT_EQ(wait.eventStream, streamA);
+}
+
 TEST_F(GraphModeTest, TheCacheKeepsAtMostItsLimit) {
   sdfgrtSetGraphCacheLimit(1);
   ASSERT_EQ(call(streamA), 0);
