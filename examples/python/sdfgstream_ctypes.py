@@ -108,7 +108,9 @@ def memref(pointer, shape, strides=None, element="float32", contiguous=True):
     strides = _contiguous_strides(shape) if strides is None else [int(s) for s in strides]
     if len(strides) != len(shape):
         raise ValueError("shape %s and strides %s differ in rank" % (shape, strides))
-    if contiguous:
+    # An empty array has nothing to read, whatever its strides (NumPy gives
+    # a zero-size array zero strides).
+    if contiguous and 0 not in shape:
         expected = _contiguous_strides(shape)
         for extent, stride, want in zip(shape, strides, expected):
             if extent > 1 and stride != want:
@@ -116,7 +118,8 @@ def memref(pointer, shape, strides=None, element="float32", contiguous=True):
                     "array with shape %s and element strides %s is not contiguous; "
                     "the program's memref has the identity layout (copy it first)"
                     % (shape, strides))
-        strides = expected
+    if contiguous:
+        strides = _contiguous_strides(shape)
     descriptor = memref_type(len(shape), element)()
     descriptor.allocated = pointer
     descriptor.aligned = pointer
@@ -134,10 +137,21 @@ def _array_info(array):
         element = str(array.dtype).replace("torch.", "")
         return (array.data_ptr(), tuple(array.shape), tuple(array.stride()), element)
     if isinstance(array, ctypes.Array):
+        if issubclass(array._type_, ctypes.Array):
+            raise TypeError("a ctypes array of arrays is not supported; pass a "
+                            "flat ctypes array or a NumPy array")
         element = {ctypes.c_float: "float32", ctypes.c_double: "float64",
                    ctypes.c_int8: "int8", ctypes.c_int16: "int16",
                    ctypes.c_int32: "int32", ctypes.c_int64: "int64"}.get(array._type_)
         return (ctypes.addressof(array), (len(array),), (1,), element)
+    if not hasattr(array, "dtype") or not hasattr(array, "strides"):
+        raise TypeError("not an array: %r (pass a NumPy, CuPy or PyTorch "
+                        "array or a ctypes array)" % type(array))
+    # The programs read native byte order (NumPy and CuPy can hold others).
+    if not getattr(array.dtype, "isnative", True):
+        raise ValueError("array of element type %s is not in the machine's byte "
+                         "order; convert it first (astype(dtype.newbyteorder('=')))"
+                         % array.dtype.str)
     itemsize = array.dtype.itemsize
     if any(stride % itemsize for stride in array.strides):
         raise ValueError("strides %s are not multiples of the element size" % (array.strides,))

@@ -179,6 +179,19 @@ def self_check(args, report):
         report.check(False, "a strided view is refused for an identity-layout memref")
     except ValueError as error:
         report.check(True, "a strided view is refused for an identity-layout memref", str(error))
+    # An empty array has nothing to read: zero strides (NumPy's for it) pass.
+    try:
+        empty = memref(0x10000, [0, 4], strides=[0, 0])
+        report.check(list(empty.sizes) == [0, 4] and list(empty.strides) == [4, 1],
+                     "an empty 0x4 array packs whatever its strides")
+    except ValueError as error:
+        report.check(False, "an empty 0x4 array packs whatever its strides", str(error))
+    try:
+        memref_from_array([1.0, 2.0])
+        report.check(False, "a Python list is refused as not an array")
+    except TypeError as error:
+        report.check("not an array" in str(error), "a Python list is refused as not an array",
+                     str(error))
 
     buffers = []
 
@@ -207,6 +220,11 @@ def self_check(args, report):
             report.check(False, "a non-contiguous NumPy view is refused")
         except ValueError:
             report.check(True, "a non-contiguous NumPy view is refused")
+        try:
+            memref_from_array(np.zeros(4, dtype=">f4" if np.little_endian else "<f4"))
+            report.check(False, "an array not in the machine's byte order is refused")
+        except ValueError:
+            report.check(True, "an array not in the machine's byte order is refused")
     else:
         report.skip("NumPy arrays and views", "NumPy not installed")
 
