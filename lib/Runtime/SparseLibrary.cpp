@@ -51,6 +51,8 @@ Library &library() {
 /// lock).
 bool openLibrary(Library &lib) {
   const char *override = getenv(kLibraryEnvironmentVariable);
+  if (override && !*override)
+    override = nullptr; // Set but empty: dlopen("") would open the program.
   std::string tried, error;
   const char *opened = nullptr;
   void *handle =

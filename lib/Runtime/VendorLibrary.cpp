@@ -76,6 +76,8 @@ void resolve(void *handle, Fn &fn, const char *name, bool required,
 
 bool sdfgrt::openVendorLibrary(VendorLibrary &lib) {
   const char *override = getenv(vendor::kLibraryEnvironmentVariable);
+  if (override && !*override)
+    override = nullptr; // Set but empty: dlopen("") would open the program.
   std::string tried, error;
   const char *opened = nullptr;
   void *handle = openLibraryFile(override, vendor::kLibraryNames,

@@ -132,6 +132,23 @@ TEST_F(RuntimeTest, DefaultLibraryNamesAreReported) {
   EXPECT_TRUE(endsWith(text, " at unknown location")) << text;
 }
 
+TEST_F(RuntimeTest, AnEmptyLibraryVariableIsNoOverride) {
+  // dlopen("") opens the program itself ("cuInit could not be resolved
+  // in "): set but empty counts as unset, the default names are tried.
+  std::string names;
+  for (const char *name : libraryNamesForTesting()) {
+    if (void *handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL)) {
+      dlclose(handle);
+      GTEST_SKIP() << name << " is installed here";
+    }
+    names.append(names.empty() ? "" : ", ").append(name);
+  }
+  setenv(libraryEnvironmentVariableForTesting(), "", 1);
+  synchronize();
+  std::string text = sdfgrtGetLastError();
+  EXPECT_EQ(text.rfind(names + " could not be loaded: ", 0), 0u) << text;
+}
+
 TEST_F(RuntimeTest, LibraryWithoutTheEntryPointsIsAnError) {
   setenv(libraryEnvironmentVariableForTesting(), "libm.so.6", 1);
   int value = 0, other = 0;
