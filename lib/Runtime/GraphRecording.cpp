@@ -223,6 +223,8 @@ bool sdfgrt::recordGraphCopy(void *dst, const void *src, size_t bytes,
   op.dst = dst;
   op.src = src;
   op.bytes = bytes;
+  op.dstBuffer = pointerBufferId(*graphCall.symbols, dst);
+  op.srcBuffer = pointerBufferId(*graphCall.symbols, src);
   return true;
 }
 

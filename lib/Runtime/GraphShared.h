@@ -42,10 +42,14 @@ struct GraphOp {
   unsigned grid[3], block[3], smem;
   const std::vector<uint32_t> *paramSizes;
   uint32_t argumentsBegin, argumentsBytes;
-  // Copy (dst, src, bytes) and set (dst, value, elementSize, count).
+  // Copy (dst, src, bytes, and the driver's ids of the allocations they
+  // are in: memory freed and allocated again at the same address is another
+  // mapping, which a copy node fixes when it is built) and set (dst, value,
+  // elementSize, count).
   void *dst;
   const void *src;
   size_t bytes;
+  uint64_t dstBuffer, srcBuffer;
   uint32_t value;
   unsigned elementSize;
   size_t count;
@@ -86,7 +90,8 @@ struct RecordedOps {
                           other.arguments.data() + b.argumentsBegin,
                           a.argumentsBytes) == 0);
     case GraphOp::Kind::Copy:
-      return a.dst == b.dst && a.src == b.src && a.bytes == b.bytes;
+      return a.dst == b.dst && a.src == b.src && a.bytes == b.bytes &&
+             a.dstBuffer == b.dstBuffer && a.srcBuffer == b.srcBuffer;
     case GraphOp::Kind::Set:
       return a.dst == b.dst && a.value == b.value &&
              a.elementSize == b.elementSize && a.count == b.count;

@@ -305,6 +305,11 @@ bool refusedWhileCapturing(const Symbols &symbols, Stream stream,
 /// recordFailure with a va_list.
 void recordFailureV(const char *format, va_list args);
 
+/// The driver's process-wide id of the allocation `pointer` is in (memory
+/// it allocated or registered); 0 for memory it does not know, or when it
+/// cannot tell. Records no failure.
+uint64_t pointerBufferId(const Symbols &symbols, const void *pointer);
+
 /// Whether `pointer` is device memory (not managed, not host memory) and of
 /// which device. A pointer the driver does not know is not device memory
 /// and not a failure (CUDA answers it with default attributes, HIP with

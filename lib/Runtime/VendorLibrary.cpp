@@ -216,6 +216,18 @@ bool sdfgrt::refusedWhileCapturing(const Symbols &symbols, Stream stream,
   return capturing;
 }
 
+uint64_t sdfgrt::pointerBufferId(const Symbols &symbols, const void *pointer) {
+  vendor::PointerAttribute attribute = vendor::kPointerBufferId;
+  unsigned long long id = 0;
+  void *data[] = {&id};
+  if (symbols.PointerGetAttributes(
+          1, &attribute, data,
+          reinterpret_cast<vendor::DevicePtr>(const_cast<void *>(pointer))) !=
+      vendor::kSuccess)
+    return 0;
+  return id;
+}
+
 bool sdfgrt::pointerDevice(const Symbols &symbols, const void *pointer,
                            bool &isDevice, int32_t &device) {
   vendor::PointerAttribute attributes[] = {vendor::kPointerMemoryType,

@@ -115,6 +115,7 @@ struct Allocation {
   size_t size;
   int device;
   bool managed;
+  uint64_t id = 0; // CU_POINTER_ATTRIBUTE_BUFFER_ID (0: none given)
 };
 
 /// A cuTensorMapEncodeTiled call, dimensions innermost first.
@@ -159,8 +160,10 @@ struct Driver {
   struct HostRegistration {
     size_t size;
     unsigned flags;
+    uint64_t id = 0; // CU_POINTER_ATTRIBUTE_BUFFER_ID
   };
   std::map<uintptr_t, HostRegistration> registeredHostMemory;
+  uint64_t nextBufferId = 1; // of the next allocation or registration
   std::vector<TensorMapRequest> tensorMaps;
   // Graphs (FakeCudaGraphs.cpp): the parameter sizes of each kernel by name,
   // which cuFuncGetParamInfo answers (a kernel not listed has none it can

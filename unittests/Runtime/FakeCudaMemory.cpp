@@ -51,7 +51,8 @@ CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t size, CUstream stream) {
   *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
   driver().lastMemoryStream = stream;
   CUcontext context = isSpecial(stream) ? current() : stream->context;
-  driver().allocations[*ptr] = {size, context->device, false};
+  driver().allocations[*ptr] = {size, context->device, false,
+                                driver().nextBufferId++};
   return CUDA_SUCCESS;
 }
 
@@ -87,6 +88,17 @@ CUresult cuPointerGetAttributes(unsigned numAttributes,
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
       *static_cast<int *>(data[i]) = found ? found->device : -2;
       break;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID: {
+      // Device allocations, and host memory registered with the driver.
+      uint64_t id = found ? found->id : 0;
+      auto &registered = driver().registeredHostMemory;
+      auto host = registered.upper_bound(ptr);
+      if (!found && host != registered.begin() &&
+          ptr < std::prev(host)->first + std::prev(host)->second.size)
+        id = std::prev(host)->second.id;
+      *static_cast<unsigned long long *>(data[i]) = id;
+      break;
+    }
     default:
       return CUDA_ERROR_INVALID_VALUE;
     }
@@ -155,7 +167,8 @@ CUresult cuMemHostRegister(void *ptr, size_t size, unsigned int flags) {
   auto &registered = driver().registeredHostMemory;
   if (registered.count(reinterpret_cast<uintptr_t>(ptr)))
     return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-  registered[reinterpret_cast<uintptr_t>(ptr)] = {size, flags};
+  registered[reinterpret_cast<uintptr_t>(ptr)] = {size, flags,
+                                                 driver().nextBufferId++};
   return CUDA_SUCCESS;
 }
 
@@ -175,7 +188,8 @@ CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t size, unsigned int flags) {
   if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
     return CUDA_ERROR_INVALID_VALUE;
   *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
-  driver().allocations[*ptr] = {size, current()->device, true};
+  driver().allocations[*ptr] = {size, current()->device, true,
+                                driver().nextBufferId++};
   return CUDA_SUCCESS;
 }
 
@@ -233,7 +247,8 @@ CUresult cuMemAlloc(CUdeviceptr *ptr, size_t size) {
   if (!current())
     return CUDA_ERROR_INVALID_CONTEXT;
   *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(size));
-  driver().allocations[*ptr] = {size, current()->device, false};
+  driver().allocations[*ptr] = {size, current()->device, false,
+                                driver().nextBufferId++};
   return CUDA_SUCCESS;
 }
 

@@ -180,6 +180,25 @@ TEST_F(GraphModeTest, NewArgumentsUpdateTheNodesInPlace) {
   EXPECT_EQ(lastFactor(), 2.0f);
 }
 
+TEST_F(GraphModeTest, MemoryRegisteredAgainAtTheSameAddressIsNoReplay) {
+  // A copy node fixes the mapping of its memory when it is built: host
+  // memory unregistered and registered again (or freed and allocated again)
+  // at the same address is another allocation, so the node is updated, not
+  // replayed as built.
+  ASSERT_EQ(cuMemHostRegister(input, sizeof(input), 0), CUDA_SUCCESS);
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().replays, 1); // the same allocation: replayed
+  ASSERT_EQ(cuMemHostUnregister(input), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemHostRegister(input, sizeof(input), 0), CUDA_SUCCESS);
+  ASSERT_EQ(call(streamA), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(stats().replays, 1);
+  EXPECT_EQ(stats().updates, 1);
+  EXPECT_EQ(stats().builds, 1);
+  EXPECT_EQ(output[3], 3.0f);
+  ASSERT_EQ(cuMemHostUnregister(input), CUDA_SUCCESS);
+}
+
 TEST_F(GraphModeTest, ModeTwoBuildsAgainInsteadOfUpdating) {
   sdfgrtSetGraphMode("prog", 2);
   ASSERT_EQ(call(streamA), 0);

@@ -79,6 +79,7 @@ constexpr PointerAttribute kPointerMemoryType =
 constexpr PointerAttribute kPointerIsManaged = CU_POINTER_ATTRIBUTE_IS_MANAGED;
 constexpr PointerAttribute kPointerDeviceOrdinal =
     CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
+constexpr PointerAttribute kPointerBufferId = CU_POINTER_ATTRIBUTE_BUFFER_ID;
 constexpr unsigned kMemoryTypeDevice = CU_MEMORYTYPE_DEVICE;
 constexpr Result kUnknownPointer = CUDA_SUCCESS;
 constexpr const char *kLibraryNames[] = {"libcuda.so.1"};

@@ -81,6 +81,7 @@ constexpr PointerAttribute kPointerMemoryType =
 constexpr PointerAttribute kPointerIsManaged = HIP_POINTER_ATTRIBUTE_IS_MANAGED;
 constexpr PointerAttribute kPointerDeviceOrdinal =
     HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
+constexpr PointerAttribute kPointerBufferId = HIP_POINTER_ATTRIBUTE_BUFFER_ID;
 constexpr unsigned kMemoryTypeDevice = hipMemoryTypeDevice;
 constexpr Result kUnknownPointer = hipErrorInvalidValue;
 constexpr const char *kLibraryNames[] = {"libamdhip64.so", "libamdhip64.so.6",
