@@ -446,6 +446,22 @@ func.func @graph_mode_on_an_op() {
 
 // -----
 
+// Graph mode and concurrent streams apply to GPU work: on a CPU program
+// they would be accepted and do nothing.
+// expected-error @+1 {{'sdfg.graph_mode' is on a program that targets the CPU; it applies to the GPU work of target(gpu) programs}}
+sdfg.sdfg @graph_mode_on_cpu(%A: memref<4xf32>) target(cpu) attributes {sdfg.graph_mode} {
+  sdfg.return
+}
+
+// -----
+
+// expected-error @+1 {{'sdfg.concurrent_streams' is on a program that targets the CPU}}
+sdfg.sdfg @concurrent_on_cpu(%A: memref<4xf32>) target(cpu) attributes {sdfg.concurrent_streams} {
+  sdfg.return
+}
+
+// -----
+
 // expected-error @+1 {{'sdfg.concurrent_streams' must be a unit attribute}}
 func.func @concurrent_streams_with_a_value() attributes {sdfg.concurrent_streams = "yes"} {
   return

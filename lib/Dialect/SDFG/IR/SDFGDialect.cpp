@@ -92,6 +92,12 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' must be a unit attribute";
     if (!isa<FunctionOpInterface>(op))
       return op->emitOpError() << "'" << name << "' must be on a program";
+    // Both ask something of the program's GPU work, which a CPU program
+    // has none of: an attribute there would be accepted and do nothing.
+    if (auto program = dyn_cast<SDFGOp>(op); program && !program.isGpuProgram())
+      return op->emitOpError()
+             << "'" << name << "' is on a program that targets the CPU; it "
+                "applies to the GPU work of target(gpu) programs";
     return success();
   }
   if (name == ProgramAttrHelper::getNameStr()) {
