@@ -211,22 +211,22 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
         continue;
       // A call that passes the caller's own stream argument where the
       // callee takes its stream (functions whose launches named their
-      // stream, adoptAsyncObjectStreams) passes the call's slot instead.
-      if (call.getArgOperands().size() == callee.getNumArguments()) {
-        OpOperand &passed = call.getArgOperandsMutable()[*streamIndex];
-        if (passed.get() != getExternalStreamArgument(program))
-          continue;
-        FailureOr<Value> stream = getSlotStream(op);
-        if (failed(stream))
-          return failure();
-        passed.set(*stream);
-        continue;
-      }
-      if (call.getArgOperands().size() + 1 != callee.getNumArguments())
+      // stream, adoptAsyncObjectStreams) passes the call's slot instead; a
+      // call without the stream gets the slot appended.
+      size_t given = call.getArgOperands().size();
+      bool passesOwn =
+          given == callee.getNumArguments() &&
+          call.getArgOperands()[*streamIndex] ==
+              getExternalStreamArgument(program);
+      if (!passesOwn && given + 1 != callee.getNumArguments())
         continue;
       FailureOr<Value> stream = getSlotStream(op);
       if (failed(stream))
         return failure();
+      if (passesOwn) {
+        call.getArgOperandsMutable()[*streamIndex].set(*stream);
+        continue;
+      }
       call.getArgOperandsMutable().append(*stream);
       // Per-argument attributes, if the call has them, cover the stream too.
       if (ArrayAttr attrs = call.getArgAttrsAttr()) {
