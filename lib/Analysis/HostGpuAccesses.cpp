@@ -172,16 +172,12 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
   OpAccesses result;
   BufferAliasAnalysis &aliases = getAliases(program);
   auto gpuAccess = [&](Value stream, Value value, bool write) {
-    if (isBufferType(value.getType())) {
-      result.gpu.push_back({stream, {aliases.getRoots(value), write}});
-      return;
-    }
     // An address passed as an integer: the GPU may read and write through
     // it (a kernel's integer argument is not followed).
-    const BufferAliasAnalysis::RootSet &addresses =
-        aliases.getAddressRoots(value);
-    if (!addresses.empty())
-      result.gpu.push_back({stream, {addresses, /*write=*/true}});
+    if (const BufferAliasAnalysis::RootSet *roots =
+            accessedRoots(aliases, value))
+      result.gpu.push_back(
+          {stream, {*roots, write || !isBufferType(value.getType())}});
   };
   auto hostReadWriteOperands = [&]() {
     for (Value operand : op->getOperands()) {

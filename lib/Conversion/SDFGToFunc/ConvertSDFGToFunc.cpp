@@ -208,6 +208,24 @@ static void retypeUses(func::FuncOp function, ModuleOp module) {
   }
 }
 
+/// Closes the calls of `function` (converted): an sdfgrtEndCall before each
+/// of its returns. Returns each return with the status its call gives.
+static SmallVector<std::pair<func::ReturnOp, Value>>
+emitEndCalls(func::FuncOp function) {
+  SmallVector<func::ReturnOp> returns;
+  function.walk([&](func::ReturnOp op) { returns.push_back(op); });
+  OpBuilder builder(function.getContext());
+  SmallVector<std::pair<func::ReturnOp, Value>> closed;
+  for (func::ReturnOp op : returns) {
+    builder.setInsertionPoint(op);
+    Value status = func::CallOp::create(builder, op.getLoc(), kEndCall,
+                                        builder.getI32Type())
+                       .getResult(0);
+    closed.push_back({op, status});
+  }
+  return closed;
+}
+
 /// A public func.func with a body is a program too: it gets a C entry
 /// point, and one with GPU work that returns nothing returns the call's
 /// status like an sdfg.sdfg program (its calls get the i32 result, which
@@ -230,12 +248,7 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
     // mode: what it allocates may be returned, and graph mode keeps a
     // program's allocations for its next call.
     emitBeginCall(function, /*graphMode=*/false);
-    SmallVector<func::ReturnOp> returns;
-    function.walk([&](func::ReturnOp op) { returns.push_back(op); });
-    for (func::ReturnOp op : returns) {
-      builder.setInsertionPoint(op);
-      func::CallOp::create(builder, op.getLoc(), kEndCall, {i32});
-    }
+    emitEndCalls(function);
     return success();
   }
   if (failed(checkUsesTakeStatus(function, module)))
@@ -244,12 +257,8 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
   SDFGDialect::ProgramAttrHelper(context).setAttr(function,
                                                   UnitAttr::get(context));
   emitBeginCall(function, graphMode);
-  SmallVector<func::ReturnOp> returns;
-  function.walk([&](func::ReturnOp op) { returns.push_back(op); });
-  for (func::ReturnOp op : returns) {
+  for (auto [op, status] : emitEndCalls(function)) {
     builder.setInsertionPoint(op);
-    Value status =
-        func::CallOp::create(builder, op.getLoc(), kEndCall, {i32}).getResult(0);
     func::ReturnOp::create(builder, op.getLoc(), status);
     op.erase();
   }
