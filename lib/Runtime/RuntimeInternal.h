@@ -61,6 +61,11 @@ void recordError(int32_t code, const char *format, ...)
 // Libraries opened at their first use (the vendor's and its sparse one)
 //===----------------------------------------------------------------------===//
 
+/// The path environment variable `variable` names to open instead of a
+/// library's default names; null where it is unset or empty (dlopen("")
+/// would open the program itself).
+const char *libraryOverride(const char *variable);
+
 /// Opens `override` if it is not null, else the first of `names` that
 /// loads (dlopen, RTLD_NOW | RTLD_LOCAL); null if none does. `tried` gets
 /// the names tried, comma-separated, `error` the first dlerror and `opened`

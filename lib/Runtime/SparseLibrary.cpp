@@ -50,9 +50,7 @@ Library &library() {
 /// Opens the library and fills the table, once per process (under the
 /// lock).
 bool openLibrary(Library &lib) {
-  const char *override = getenv(kLibraryEnvironmentVariable);
-  if (override && !*override)
-    override = nullptr; // Set but empty: dlopen("") would open the program.
+  const char *override = libraryOverride(kLibraryEnvironmentVariable);
   std::string tried, error;
   const char *opened = nullptr;
   void *handle =

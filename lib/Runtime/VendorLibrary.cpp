@@ -31,6 +31,11 @@ using namespace sdfgrt;
 // Opening libraries
 //===----------------------------------------------------------------------===//
 
+const char *sdfgrt::libraryOverride(const char *variable) {
+  const char *path = getenv(variable);
+  return path && *path ? path : nullptr;
+}
+
 void *sdfgrt::openLibraryFile(const char *override, const char *const *names,
                               size_t nameCount, bool counted,
                               std::string &tried, std::string &error,
@@ -75,9 +80,7 @@ void resolve(void *handle, Fn &fn, const char *name, bool required,
 } // namespace
 
 bool sdfgrt::openVendorLibrary(VendorLibrary &lib) {
-  const char *override = getenv(vendor::kLibraryEnvironmentVariable);
-  if (override && !*override)
-    override = nullptr; // Set but empty: dlopen("") would open the program.
+  const char *override = libraryOverride(vendor::kLibraryEnvironmentVariable);
   std::string tried, error;
   const char *opened = nullptr;
   void *handle = openLibraryFile(override, vendor::kLibraryNames,

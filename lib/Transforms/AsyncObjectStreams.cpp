@@ -63,6 +63,16 @@ findAsyncObjectStream(FunctionOpInterface program) {
   return stream;
 }
 
+/// Whether `use` is the async object (the stream) of a launch.
+static bool isAsyncObject(OpOperand &use) {
+  auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getOwner());
+  if (!launch)
+    return false;
+  MutableOperandRange object = launch.getAsyncObjectMutable();
+  return object.size() == 1 &&
+         object[0].getOperandNumber() == use.getOperandNumber();
+}
+
 LogicalResult
 mlir::sdfg::adoptAsyncObjectStreams(ArrayRef<FunctionOpInterface> programs,
                                     StringRef argumentName,
@@ -95,12 +105,7 @@ mlir::sdfg::adoptAsyncObjectStreams(ArrayRef<FunctionOpInterface> programs,
     // The argument is only ever a stream: of launches, or passed to a
     // function that takes it as one.
     for (OpOperand &use : stream.getUses()) {
-      auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getOwner());
-      MutableOperandRange object =
-          launch ? launch.getAsyncObjectMutable() : MutableOperandRange(op);
-      bool isObject = launch && object.size() == 1 &&
-                      object[0].getOperandNumber() == use.getOperandNumber();
-      if (isObject || isPassedAsStream(use))
+      if (isAsyncObject(use) || isPassedAsStream(use))
         continue;
       return use.getOwner()->emitOpError()
              << "uses argument #" << stream.getArgNumber()
