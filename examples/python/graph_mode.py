@@ -22,6 +22,7 @@ Every check prints a PASS or FAIL line; the exit status is 1 if any failed.
 """
 
 import argparse
+import importlib.util
 import os
 import sys
 import time
@@ -31,7 +32,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from sdfgstream_ctypes import Library  # noqa: E402
-from smooth_axpy import ALPHA, Report, bind, compare, reference_numpy  # noqa: E402
+
+
+def _load_example():
+    """smooth_axpy.py, loaded from its file: the README builds the program
+    as smooth_axpy.so next to it, and `import smooth_axpy` would find that
+    library first (Python prefers an extension module's suffix) and fail."""
+    spec = importlib.util.spec_from_file_location(
+        "smooth_axpy_example", os.path.join(HERE, "smooth_axpy.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_example = _load_example()
+ALPHA, Report, bind, compare, reference_numpy = (
+    _example.ALPHA, _example.Report, _example.bind, _example.compare,
+    _example.reference_numpy)
 
 
 def median(values):
