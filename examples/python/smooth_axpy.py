@@ -18,6 +18,10 @@ free is enqueued on the stream passed as its last argument.
   smooth_axpy.py torch        (b) on a torch.cuda.Stream, captured into a
                               torch.cuda.graph and replayed with new inputs
   smooth_axpy.py cupy torch   both, in one process
+  smooth_axpy.py torch --graph-mode --lib smooth_axpy_graph.so
+                              (b) with the library built with --graph-mode:
+                              the first call runs as a graph, the call in
+                              torch's capture eagerly into torch's graph
 
 Every check prints a PASS, FAIL or SKIP line; the exit status is 1 if any
 check failed (2 for bad usage).
@@ -586,8 +590,18 @@ def run_torch(args, report, library, gpu):
             "%d of %d wrong, max |diff| %.3g, sum %.7g vs %.7g" % (
                 wrong, n, largest, got_sum, expected_sum)
 
+    # A library built with --graph-mode (--graph-mode here) runs the first
+    # call as a graph of its own, and a call inside the caller's capture
+    # eagerly, into the caller's graph.
+    def graph_stats():
+        return library.graph_stats() if args.graph_mode else None
+
+    def grew(before, after, key):
+        return after[key] - before[key]
+
     # An eager call on the PyTorch stream first (it also loads the kernels).
     xh, yh = new_inputs()
+    stats_before = graph_stats()
     with torch.cuda.stream(stream):
         x.copy_(torch.from_numpy(xh))
         y.copy_(torch.from_numpy(yh))
@@ -599,6 +613,14 @@ def run_torch(args, report, library, gpu):
         ok, detail = check_result(xh, yh)
     report.check(ok, "an eager call on torch.cuda.Stream 0x%x matches NumPy"
                  % stream.cuda_stream, detail)
+    if args.graph_mode:
+        stats = graph_stats()
+        report.check(grew(stats_before, stats, "builds") >= 1,
+                     "graph mode: the call ran as a graph built for it",
+                     "builds %+d, eager calls %+d" % (
+                         grew(stats_before, stats, "builds"),
+                         grew(stats_before, stats, "eagerCalls")))
+        stats_before = stats
 
     # Capture one call into a graph.
     graph = torch.cuda.CUDAGraph()
@@ -621,6 +643,14 @@ def run_torch(args, report, library, gpu):
                                   ": " + captured["error"] if captured["error"] else ""))
     if captured["status"] != 0:
         return
+    if args.graph_mode:
+        stats = graph_stats()
+        launched = sum(grew(stats_before, stats, key)
+                       for key in ("builds", "updates", "replays"))
+        report.check(launched == 0 and grew(stats_before, stats, "eagerCalls") == 1,
+                     "graph mode: the captured call went eagerly into torch's graph",
+                     "graphs built/updated/replayed %d, eager calls %+d" % (
+                         launched, grew(stats_before, stats, "eagerCalls")))
 
     # Replays with new inputs copied into the static tensors.
     wrong_replays = 0
@@ -680,6 +710,10 @@ def main(argv=None):
     parser.add_argument("--spin-ms", type=float, default=200.0,
                         help="CuPy kernel queued before the call (default 200 ms)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--graph-mode", action="store_true",
+                        help="torch: the library was built with sdfg-compile --graph-mode; "
+                        "check that its calls ran as graphs, and eagerly inside "
+                        "torch's capture")
     args = parser.parse_args(argv)
     if "self-check" in args.modes and len(args.modes) > 1:
         parser.error("self-check runs alone (it makes the GPU runtime fail on purpose)")
