@@ -108,6 +108,8 @@ struct SegmentGraph {
   vendor::GraphExec exec{};
   std::vector<vendor::GraphNode> nodes;
   bool eagerOnly = false; // its graph could not be built: run it eagerly
+  bool updatedInPlace = false;  // some node was updated since it was built
+  uint32_t unchangedLaunches = 0; // launches as it is since the last update
 };
 
 /// Destroys what exists of `segment`'s graph and forgets its operations
