@@ -3,12 +3,14 @@
 #
 # Part of the SDFGStream project.
 #
-# Runs here (no GPU needed): builds sdfg-bench-calls and sdfg-bench-slots
+# Runs here (no GPU needed): builds sdfg-bench-calls, sdfg-bench-slots
 # (programs compiled by SDFGStream and, for the calls, by upstream MLIR 22,
-# linked statically with the runtimes and the CUDA runtime) and stages what
+# linked statically with the runtimes and the CUDA runtime) and
+# sdfg-bench-graph-variants (CUDA only), and stages what
 # bench/run.sh needs on the GPU machine in .bench/ (git-ignored by its own
 # .gitignore):
-#   .bench/bin/sdfg-bench-calls, .bench/bin/sdfg-bench-slots
+#   .bench/bin/sdfg-bench-calls, .bench/bin/sdfg-bench-slots,
+#   .bench/bin/sdfg-bench-graph-variants
 #   .bench/lib/libcupti.so.*     CUPTI of this toolkit (the driver-call
 #                                profile of sdfg-bench-calls links it)
 #   .bench/BUILD-INFO            commit, date, toolchain of this build
@@ -23,7 +25,7 @@ build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
 # bench/ is configured only when nvcc and the CUDA runtime target exist; a
 # build tree configured before bench/ existed needs a re-run of cmake.
 # (bench/ is not in the default build: ask for the target by name.)
-targets=(sdfg-bench-calls sdfg-bench-slots)
+targets=(sdfg-bench-calls sdfg-bench-slots sdfg-bench-graph-variants)
 if ! ninja -C "$build" -t query "${targets[@]}" >/dev/null 2>&1; then
   cmake "$build" >/dev/null
 fi

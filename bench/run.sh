@@ -12,7 +12,10 @@
 #      $OUT/capture-sdfg-first/, and bench/graph_orders.py: the graph rows of
 #      both runs side by side (each capture order);
 #   3. sdfg-bench-slots: two stream slots, concurrent and serialized, against
-#      hand-written CUDA (issue 14).
+#      hand-written CUDA (issue 14);
+#   4. sdfg-bench-graph-variants: the launch-bound chain as graphs made in
+#      different ways (captured, built node by node, updated in place, ...),
+#      to tell which property of a graph costs device time (graph mode).
 # Writes to $OUT (default ./bench-out):
 #   bench.log           everything printed
 #   summary.csv         sdfg-bench-calls: one line per row: medians,
@@ -37,7 +40,7 @@ out="${OUT:-./bench-out}"
 mkdir -p "$out/capture-sdfg-first" || exit 2
 out="$(cd "$out" && pwd)"
 bin="$root/.bench/bin"
-for tool in sdfg-bench-calls sdfg-bench-slots; do
+for tool in sdfg-bench-calls sdfg-bench-slots sdfg-bench-graph-variants; do
   if [ ! -x "$bin/$tool" ]; then
     echo "bench/run.sh: $bin/$tool is missing: run bench/build.sh on the" \
          "build machine and carry .bench here" >&2
@@ -100,6 +103,10 @@ say ""
 say "=== sdfg-bench-slots"
 step sdfg-bench-slots 120 "$bin/sdfg-bench-slots" --out "$out" \
   ${scale[@]+"${scale[@]}"}
+
+say ""
+say "=== sdfg-bench-graph-variants"
+step sdfg-bench-graph-variants 120 "$bin/sdfg-bench-graph-variants"
 
 if [ -s "$out/summary.csv" ] && [ -s "$out/capture-sdfg-first/summary.csv" ]; then
   say ""
