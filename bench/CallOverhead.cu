@@ -452,10 +452,18 @@ std::vector<Result> runProgram(Bench &bench, Program &p, int calls,
            "and the sdfg-graph row the hand-written one\n");
   }
 
+  // SDFG_BENCH_SKIP_ROWS=id,id,...: leave these rows out (A/B check: does
+  // one row's work, e.g. the graphs the rebuild row builds and destroys,
+  // change another row's times in the same process?).
+  const char *skipEnv = getenv("SDFG_BENCH_SKIP_ROWS");
+  std::string skip = std::string(",") + (skipEnv ? skipEnv : "") + ",";
+  auto skipped = [&](const Row &row) {
+    return skip.find(std::string(",") + row.id + ",") != std::string::npos;
+  };
   std::vector<Result> results;
   for (bool busy : {false, true})
     for (const Row &row : kRows)
-      if (busy ? row.busy : row.idle) {
+      if ((busy ? row.busy : row.idle) && !skipped(row)) {
         bool ok = true;
         if (row.call == handGraphReplay)
           ok = handCaptured;

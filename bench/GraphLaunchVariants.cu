@@ -25,6 +25,7 @@
 
 #include "BenchSupport.h"
 
+#include <cstring>
 #include <functional>
 
 using namespace sdfgbench;
@@ -205,6 +206,21 @@ int main() {
     CUDA_CHECK(cudaGraphDestroy(graph));
   }
   cudaGraphExec_t late = instantiate(captureGraph(stream));
+  // SDFG_BENCH_CHURN=1: 2000 node-built graphs instantiated, launched once
+  // and destroyed (what graph mode 2 or changing shapes do) before the rows
+  // are measured, and one built after them.
+  bool churn = getenv("SDFG_BENCH_CHURN") && !strcmp(getenv("SDFG_BENCH_CHURN"), "1");
+  if (churn) {
+    for (int i = 0; i < 2000; ++i) {
+      NodeBuiltGraph passing(arguments, true);
+      CUDA_CHECK(cudaGraphLaunch(passing.runtimeExec(), stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      CU_CHECK(cuGraphExecDestroy(passing.exec));
+      CU_CHECK(cuGraphDestroy(passing.graph));
+    }
+    printf("after 2000 node-built graphs instantiated, launched and destroyed\n");
+  }
+  NodeBuiltGraph afterChurn(arguments, true);
   cudaGraphExec_t uploadedAtStart = instantiate(captureGraph(stream));
   CUDA_CHECK(cudaGraphUpload(uploadedAtStart, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -224,6 +240,7 @@ int main() {
       {"  ... and cudaGraphUpload after", launch(uploaded.runtimeExec())},
       {"captured, cudaGraphExecUpdate", launch(wholeUpdate)},
       {"captured after 2000 others", launch(late)},
+      {"node-built after those", launch(afterChurn.runtimeExec())},
       {"captured, uploaded at start", launch(uploadedAtStart)},
       {"captured #1/#2 alternating",
        [&](cudaStream_t s) {
