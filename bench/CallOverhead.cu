@@ -452,13 +452,22 @@ std::vector<Result> runProgram(Bench &bench, Program &p, int calls,
            "and the sdfg-graph row the hand-written one\n");
   }
 
-  // SDFG_BENCH_SKIP_ROWS=id,id,...: leave these rows out (A/B check: does
-  // one row's work, e.g. the graphs the rebuild row builds and destroys,
-  // change another row's times in the same process?).
-  const char *skipEnv = getenv("SDFG_BENCH_SKIP_ROWS");
-  std::string skip = std::string(",") + (skipEnv ? skipEnv : "") + ",";
+  // SDFG_BENCH_SKIP_ROWS=id,id,...: leave these rows out;
+  // SDFG_BENCH_ONLY_ROWS=id,id,...: run only these. One row's work can change
+  // another's times in the same process: the upstream rows create and
+  // destroy a stream per operation, after which every graph launch takes
+  // ~7 us more device time on an idle GPU, so bench/run.sh runs them in a
+  // process of their own (docs/benchmarks.md, "Graph mode on the H200").
+  auto listed = [](const char *variable, const Row &row) {
+    const char *value = getenv(variable);
+    std::string list = std::string(",") + (value ? value : "") + ",";
+    return list.find(std::string(",") + row.id + ",") != std::string::npos;
+  };
+  const char *onlyEnv = getenv("SDFG_BENCH_ONLY_ROWS");
+  bool onlySome = onlyEnv && *onlyEnv;
   auto skipped = [&](const Row &row) {
-    return skip.find(std::string(",") + row.id + ",") != std::string::npos;
+    return listed("SDFG_BENCH_SKIP_ROWS", row) ||
+           (onlySome && !listed("SDFG_BENCH_ONLY_ROWS", row));
   };
   std::vector<Result> results;
   for (bool busy : {false, true})

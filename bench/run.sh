@@ -37,7 +37,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-./bench-out}"
-mkdir -p "$out/capture-sdfg-first" || exit 2
+mkdir -p "$out/capture-sdfg-first" "$out/upstream" || exit 2
 out="$(cd "$out" && pwd)"
 bin="$root/.bench/bin"
 for tool in sdfg-bench-calls sdfg-bench-slots sdfg-bench-graph-variants; do
@@ -58,7 +58,8 @@ done
 
 # Nothing of an earlier run in $OUT may pass for this one's.
 rm -f "$out"/{summary,samples,targets,driver-calls,slots-summary,slots-samples}.csv \
-  "$out"/capture-sdfg-first/{summary,samples,targets,driver-calls}.csv "$out/calls.png"
+  "$out"/capture-sdfg-first/{summary,samples,targets,driver-calls}.csv \
+  "$out"/upstream/{summary,samples,targets,driver-calls}.csv "$out/calls.png"
 log="$out/bench.log"
 : > "$log"
 status=0
@@ -89,14 +90,28 @@ say() { echo "$@" | tee -a "$log"; }
   sed 's/^/build /' "$root/.bench/BUILD-INFO" 2>/dev/null
 } 2>&1 | tee -a "$log"
 
-say "=== sdfg-bench-calls"
-step sdfg-bench-calls 300 "$bin/sdfg-bench-calls" --out "$out" "$@"
+# The upstream rows create and destroy a stream per operation; after that
+# churn every graph launch of the process takes ~7 us more device time on an
+# idle GPU (docs/benchmarks.md, "Graph mode on the H200"). So they run in a
+# process of their own, with the sync rows they are compared against.
+upstream_rows=upstream-plain,upstream-region
+say "=== sdfg-bench-calls (all rows but the upstream ones)"
+step sdfg-bench-calls 300 env SDFG_BENCH_SKIP_ROWS="$upstream_rows" \
+  "$bin/sdfg-bench-calls" --out "$out" "$@"
+
+say ""
+say "=== sdfg-bench-calls, upstream rows against the sync rows (a fresh" \
+    "process; $out/upstream)"
+step "sdfg-bench-calls (upstream rows)" 300 \
+  env SDFG_BENCH_ONLY_ROWS="hand-sync,sdfg-sync,$upstream_rows" \
+  "$bin/sdfg-bench-calls" --out "$out/upstream" "$@" --profile-calls 0
 
 say ""
 say "=== sdfg-bench-calls, launch-bound, SDFGStream graph captured first" \
     "(SDFG_BENCH_CAPTURE_SDFG_FIRST=1, a fresh process; $out/capture-sdfg-first)"
 step "sdfg-bench-calls (SDFGStream graph captured first)" 300 \
-  env SDFG_BENCH_CAPTURE_SDFG_FIRST=1 "$bin/sdfg-bench-calls" \
+  env SDFG_BENCH_CAPTURE_SDFG_FIRST=1 SDFG_BENCH_SKIP_ROWS="$upstream_rows" \
+  "$bin/sdfg-bench-calls" \
   --out "$out/capture-sdfg-first" "$@" --only launch-bound --profile-calls 0
 
 say ""
