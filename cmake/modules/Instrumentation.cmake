@@ -4,7 +4,7 @@
 #
 #===----------------------------------------------------------------------===#
 #
-# Two options for a separate, instrumented build tree (scripts/sanitize.sh
+# Options for separate, instrumented build trees (scripts/sanitize.sh
 # and scripts/fuzz.sh share one, build-asan, so CI compiles it once):
 #
 #   SDFGSTREAM_ENABLE_SANITIZERS  AddressSanitizer + UndefinedBehaviorSanitizer
@@ -12,6 +12,10 @@
 #                                 UBSan report aborts the process.
 #   SDFGSTREAM_ENABLE_FUZZER      libFuzzer coverage hooks on everything and
 #                                 the harness fuzz/sdfg-fuzz (clang only).
+#
+# and a third, alone in its own tree (scripts/tsan.sh, build-tsan):
+#
+#   SDFGSTREAM_ENABLE_TSAN        ThreadSanitizer on everything.
 #
 # Debian's libMLIR.so and libLLVM.so stay uninstrumented: findings and
 # coverage come from SDFGStream's own code (and the MLIR headers it
@@ -23,6 +27,20 @@ option(SDFGSTREAM_ENABLE_SANITIZERS
   "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(SDFGSTREAM_ENABLE_FUZZER
   "Build the libFuzzer harness fuzz/sdfg-fuzz (needs clang)" OFF)
+option(SDFGSTREAM_ENABLE_TSAN
+  "Build with ThreadSanitizer (not with the other sanitizers)" OFF)
+
+if(SDFGSTREAM_ENABLE_TSAN AND
+   (SDFGSTREAM_ENABLE_SANITIZERS OR SDFGSTREAM_ENABLE_FUZZER))
+  message(FATAL_ERROR "SDFGSTREAM_ENABLE_TSAN excludes "
+    "SDFGSTREAM_ENABLE_SANITIZERS and SDFGSTREAM_ENABLE_FUZZER (ThreadSanitizer "
+    "does not combine with AddressSanitizer)")
+endif()
+
+if(SDFGSTREAM_ENABLE_TSAN)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+endif()
 
 if(SDFGSTREAM_ENABLE_SANITIZERS)
   # vptr needs RTTI, which LLVM and this project build without; function
@@ -34,7 +52,8 @@ if(SDFGSTREAM_ENABLE_SANITIZERS)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
-if(SDFGSTREAM_ENABLE_SANITIZERS OR SDFGSTREAM_ENABLE_FUZZER)
+if(SDFGSTREAM_ENABLE_SANITIZERS OR SDFGSTREAM_ENABLE_FUZZER OR
+   SDFGSTREAM_ENABLE_TSAN)
   # clang links the sanitizer and coverage runtimes into executables only;
   # a shared library (the runtimes, the fake CUDA driver) takes __asan_* and
   # __sancov_* from the executable that loads it. So no -z defs here, as in
