@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchSupport.h"
+#include "SpinFor.cuh"
 #include "DriverCallProfile.h"
 
 #include "SDFGStream/Runtime/SDFGRuntime.h"
@@ -84,15 +85,6 @@ using namespace sdfgbench;
 [[noreturn]] void die(const char *what) {
   fprintf(stderr, "sdfg-bench-calls: %s\n", what);
   exit(2);
-}
-
-/// Spins for `nanoseconds` of GPU time on one block: the unrelated work.
-__global__ void spin(unsigned long long nanoseconds) {
-  unsigned long long start, now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < nanoseconds);
 }
 
 //===----------------------------------------------------------------------===//
@@ -352,7 +344,7 @@ void keepBackgroundBusy() {
   Clock::time_point now = Clock::now();
   if (cudaStreamQuery(background) == cudaSuccess ||
       now - lastBackgroundLaunch > std::chrono::milliseconds(10)) {
-    spin<<<1, 32, 0, background>>>(20'000'000ull);
+    spinFor<<<1, 32, 0, background>>>(20'000'000ull);
     CUDA_CHECK(cudaGetLastError());
     lastBackgroundLaunch = now;
   }
@@ -423,7 +415,8 @@ std::vector<Result> runProgram(Bench &bench, Program &p, int calls,
   if (const char *dummy = getenv("SDFG_BENCH_DUMMY_GRAPH");
       dummy && !strcmp(dummy, "1")) {
     cudaGraphExec_t dummyGraph;
-    capture("dummy", [](cudaStream_t stream) { spin<<<1, 32, 0, stream>>>(0); },
+    capture("dummy",
+            [](cudaStream_t stream) { spinFor<<<1, 32, 0, stream>>>(0); },
             bench.stream, dummyGraph);
     CUDA_CHECK(cudaGraphLaunch(dummyGraph, bench.stream));
     CUDA_CHECK(cudaStreamSynchronize(bench.stream));

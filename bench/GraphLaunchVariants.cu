@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchSupport.h"
+#include "SpinFor.cuh"
 
 #include <cstring>
 #include <functional>
@@ -40,14 +41,6 @@ __global__ void axpb(const float *x, float *y, float a, float b, size_t n) {
   size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < n)
     y[i] = a * x[i] + b;
-}
-
-__global__ void spin(unsigned long long nanoseconds) {
-  unsigned long long start, now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < nanoseconds);
 }
 
 void eager(cudaStream_t stream) {
@@ -268,7 +261,7 @@ int main() {
       for (Variant &v : variants)
         for (int i = 0; i < 100; ++i) {
           if (busy)
-            spin<<<1, 32, 0, background>>>(200'000ull);
+            spinFor<<<1, 32, 0, background>>>(200'000ull);
           CUDA_CHECK(cudaStreamSynchronize(stream));
           CallTime time = timeCall(stream, before, after,
                                    [&] { v.call(stream); });

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Queued ahead of a program on its stream, so that the program's results are
-// late: a host access that does not wait for them reads stale data.
+// late: a host access that does not wait for them reads stale data. The
+// benchmarks (bench/) use it too, as the unrelated work on another stream.
 //
 //===----------------------------------------------------------------------===//
 
