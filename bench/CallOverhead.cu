@@ -451,16 +451,18 @@ std::vector<Result> runProgram(Bench &bench, Program &p, int calls,
   // destroy a stream per operation, after which every graph launch takes
   // ~7 us more device time on an idle GPU, so bench/run.sh runs them in a
   // process of their own (docs/benchmarks.md, "Graph mode on the H200").
-  auto listed = [](const char *variable, const Row &row) {
+  auto rowList = [](const char *variable) {
     const char *value = getenv(variable);
-    std::string list = std::string(",") + (value ? value : "") + ",";
+    return std::string(",") + (value ? value : "") + ",";
+  };
+  std::string skipList = rowList("SDFG_BENCH_SKIP_ROWS");
+  std::string onlyList = rowList("SDFG_BENCH_ONLY_ROWS");
+  auto listed = [](const std::string &list, const Row &row) {
     return list.find(std::string(",") + row.id + ",") != std::string::npos;
   };
-  const char *onlyEnv = getenv("SDFG_BENCH_ONLY_ROWS");
-  bool onlySome = onlyEnv && *onlyEnv;
   auto skipped = [&](const Row &row) {
-    return listed("SDFG_BENCH_SKIP_ROWS", row) ||
-           (onlySome && !listed("SDFG_BENCH_ONLY_ROWS", row));
+    return listed(skipList, row) ||
+           (onlyList != ",," && !listed(onlyList, row));
   };
   std::vector<Result> results;
   for (bool busy : {false, true})

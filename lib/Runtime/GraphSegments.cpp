@@ -18,7 +18,7 @@
 // on the H200 (driver 580), with another stream running, its device time
 // was 33.4 us against 26.0 us for the same 10-node chain instantiated
 // afresh, and stays so for every later launch (docs/benchmarks.md, "Graph
-// mode"). So a segment whose arguments settle again after an update (its
+// mode on the H200"). So a segment whose arguments settle again after an update (its
 // graph then launched unchanged a few times in a row) is built afresh once;
 // arguments that keep changing keep the cheaper in-place updates.
 //
@@ -172,6 +172,14 @@ bool sameArguments(const RecordedOps &recorded, const RecordedOps &ops) {
   return true;
 }
 
+/// Whether `segment`'s graph, updated in place and since launched unchanged
+/// often enough, is to be built afresh for `ops`, the same arguments again.
+bool settledAfterUpdate(const SegmentGraph &segment, const RecordedOps &ops) {
+  return segment.updatedInPlace &&
+         segment.unchangedLaunches >= kUnchangedLaunchesBeforeFreshBuild &&
+         sameArguments(segment.recorded, ops);
+}
+
 /// Runs `ops` eagerly on `stream`, as the entry points would have.
 bool runEagerly(const Symbols &symbols, const RecordedOps &ops, Stream stream,
                 Context context) {
@@ -233,9 +241,7 @@ bool sdfgrt::launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
   bool ready = false;
   if (sameNodes(segment, ops) &&
       (!rebuild || sameArguments(segment.recorded, ops)) &&
-      !(segment.updatedInPlace &&
-        segment.unchangedLaunches >= kUnchangedLaunchesBeforeFreshBuild &&
-        sameArguments(segment.recorded, ops))) {
+      !settledAfterUpdate(segment, ops)) {
     size_t updated = 0;
     withoutRecordingFailures([&] {
       ready = updateSegment(symbols, ops, context, segment, updated);
