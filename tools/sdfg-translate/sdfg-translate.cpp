@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // mlir-translate plus `--sdfg-to-c-header`, which writes the C declarations
-// of the programs an ahead-of-time build exports.
+// of the programs an ahead-of-time build exports, and `--import-dace-sdfg`,
+// which reads a DaCe SDFG file.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SDFGStream/Import/DaCe.h"
 #include "SDFGStream/Target/CHeader.h"
 
 #include "mlir/InitAllTranslations.h"
@@ -17,6 +19,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
   mlir::sdfg::registerToCHeaderTranslation();
+  mlir::sdfg::dace::registerImportDaCeSDFGTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "SDFGStream translation driver"));
 }

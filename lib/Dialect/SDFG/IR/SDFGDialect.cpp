@@ -127,6 +127,17 @@ LogicalResult SDFGDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == getArgNameAttrName()) {
+    auto value = dyn_cast<StringAttr>(attr.getValue());
+    if (!value || value.getValue().empty())
+      return op->emitOpError() << "'" << name
+                               << "' must be a non-empty string (the "
+                                  "argument's name in the source program)";
+    if (!isa<FunctionOpInterface>(op) || regionIndex != 0)
+      return op->emitOpError() << "'" << name
+                               << "' marks an argument of a program";
+    return success();
+  }
   if (name != getExternalStreamAttrName())
     return op->emitOpError() << "unknown sdfg dialect argument attribute '"
                              << name << "'";

@@ -184,10 +184,14 @@ void SDFGOp::getAsmBlockArgumentNames(Region &region,
                                       OpAsmSetValueNameFn setNameFn) {
   if (&region != &getBody() || region.empty())
     return;
-  for (BlockArgument arg : region.getArguments())
+  for (BlockArgument arg : region.getArguments()) {
     if (auto name = getArgAttrOfType<StringAttr>(
             arg.getArgNumber(), SDFGDialect::getExternalStreamAttrName()))
       setNameFn(arg, name.getValue());
+    else if (auto name = getArgAttrOfType<StringAttr>(
+                 arg.getArgNumber(), SDFGDialect::getArgNameAttrName()))
+      setNameFn(arg, name.getValue());
+  }
 }
 
 LogicalResult SDFGOp::verify() {

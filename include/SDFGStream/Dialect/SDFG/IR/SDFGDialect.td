@@ -98,6 +98,12 @@ def SDFG_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getExternalStreamAttrName() {
       return ::llvm::StringLiteral("sdfg.external_stream");
     }
+    /// The argument attribute that keeps an argument's name in the program
+    /// it was imported from (a DaCe container or symbol): the printed IR
+    /// and the C header use it.
+    static constexpr ::llvm::StringLiteral getArgNameAttrName() {
+      return ::llvm::StringLiteral("sdfg.arg_name");
+    }
     /// The name of the caller's stream argument unless one is chosen.
     static constexpr ::llvm::StringLiteral getDefaultExternalStreamName() {
       return ::llvm::StringLiteral("external_gpu_stream");

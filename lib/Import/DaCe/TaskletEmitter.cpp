@@ -1,0 +1,332 @@
+//===- TaskletEmitter.cpp - Tasklets and their memlets --------------------===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A tasklet reads its inputs through the memlets on its in-edges (one
+// element: a load at the subset's start; several or dynamic: the connector
+// names the box, indexed by the code), runs its statements with C++
+// semantics, and writes each output connector through its out-edge's
+// memlet, converted to the container's element type. A write with
+// write-conflict resolution is an atomic read-modify-write in a kernel
+// when threads may collide (cpp.py::is_write_conflicted: a map parameter
+// of the kernel missing from the subset), a plain one otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::sdfg::dace;
+
+static void namesIn(const PyExpr &expr, llvm::StringSet<> &names) {
+  if (expr.kind == PyExpr::Kind::Name)
+    names.insert(expr.name);
+  for (const PyExprPtr &operand : expr.operands)
+    namesIn(*operand, names);
+}
+
+namespace {
+/// An output connector bound to one element.
+struct ElementOutput {
+  Container container;
+  SmallVector<Value> indices;
+  const Memlet *memlet;
+};
+} // namespace
+
+/// Writes `value` to one element, resolving write conflicts as the memlet
+/// asks.
+static LogicalResult storeElement(ProgramEmitter &e, const Container &target,
+                                  ArrayRef<Value> indices, CValue value,
+                                  const Memlet &memlet, bool inKernel,
+                                  Location location) {
+  OpBuilder &b = e.builder;
+  if (target.onGpu() && !inKernel) {
+    e.error(memlet.path) << "host code writes GPU container '"
+                         << target.desc->name << "'";
+    return failure();
+  }
+  Type elementType = target.desc->elementType;
+  Type stored = signlessType(elementType);
+  CValue converted = e.convert(value, stored,
+                                   elementType.isUnsignedInteger(), location);
+  if (!memlet.wcr) {
+    memref::StoreOp::create(b, location, converted.value, target.memref,
+                            indices);
+    return success();
+  }
+  bool conflicted = false;
+  if (inKernel && !memlet.wcrNonatomic) {
+    llvm::StringSet<> used;
+    if (memlet.subset)
+      for (const RangeDim &dim : memlet.subset->dims) {
+        if (dim.start.expr)
+          namesIn(*dim.start.expr, used);
+      }
+    conflicted = llvm::any_of(e.kernelParams, [&](const std::string &param) {
+      return !used.contains(param);
+    });
+  }
+  if (conflicted) {
+    if (std::optional<arith::AtomicRMWKind> kind = e.atomicKind(
+            *memlet.wcr, stored, elementType.isUnsignedInteger())) {
+      memref::AtomicRMWOp::create(b, location, *kind, converted.value,
+                                  target.memref, indices);
+      return success();
+    }
+    auto generic = memref::GenericAtomicRMWOp::create(b, location,
+                                                      target.memref, indices);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(generic.getBody());
+    CValue old{generic.getCurrentValue(),
+                   elementType.isUnsignedInteger()};
+    CValue combined = e.emitWcrCombine(*memlet.wcr, old, converted);
+    if (!combined)
+      return failure();
+    memref::AtomicYieldOp::create(b, location, combined.value);
+    return success();
+  }
+  CValue old{memref::LoadOp::create(b, location, target.memref, indices),
+                 elementType.isUnsignedInteger()};
+  CValue combined = e.emitWcrCombine(*memlet.wcr, old, converted);
+  if (!combined)
+    return failure();
+  memref::StoreOp::create(b, location, combined.value, target.memref, indices);
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitTasklet(const State &state,
+                                          const Node &tasklet,
+                                          bool kernel) {
+  Location location = loc(tasklet.path);
+  Scope scope;
+  llvm::StringMap<ElementOutput> outputs;
+
+  auto bind = [&](const StateEdge &edge, const std::string &connector,
+                  bool isInput) -> LogicalResult {
+    const Memlet &memlet = edge.memlet;
+    if (memlet.data.empty() || connector.empty())
+      return success();
+    auto it = containers.find(memlet.data);
+    if (it == containers.end()) {
+      error(edge.path) << "tasklet '" << tasklet.label
+                       << "' accesses the unknown container '" << memlet.data
+                       << "'";
+      return failure();
+    }
+    const Container &container = it->second;
+    auto type = cast<MemRefType>(container.memref.getType());
+    Subset whole;
+    const Subset *subset = memlet.subset ? &*memlet.subset : &whole;
+    if (!memlet.subset && type.getRank() > 0) {
+      error(edge.path) << "memlet of '" << memlet.data << "' without a subset";
+      return failure();
+    }
+    if (static_cast<int64_t>(subset->dims.size()) != type.getRank()) {
+      error(subset->path) << "a " << subset->dims.size()
+                          << "-dimensional subset of the " << type.getRank()
+                          << "-dimensional '" << memlet.data << "'";
+      return failure();
+    }
+    SmallVector<Value> start = subsetStart(*subset, *container.desc);
+    if (start.size() != subset->dims.size())
+      return failure();
+    bool single = isSingleElement(*subset) && !memlet.dynamic;
+    if (single && !isInput) {
+      outputs[connector] = ElementOutput{container, start, &memlet};
+      return success();
+    }
+    ArrayConnector array;
+    array.memref = container.memref;
+    array.desc = container.desc;
+    array.base = start;
+    for (auto [i, dim] : llvm::enumerate(subset->dims))
+      if (!dim.start.expr || !dim.end.expr ||
+          dim.start.expr->str() != dim.end.expr->str())
+        array.freeDims.push_back(i);
+    scope.arrays[connector] = array;
+    return success();
+  };
+
+  for (const StateEdge &edge : state.edges) {
+    if (edge.dst == tasklet.id) {
+      const Memlet &memlet = edge.memlet;
+      if (memlet.data.empty() || edge.dstConnector.empty())
+        continue;
+      auto it = containers.find(memlet.data);
+      if (it == containers.end()) {
+        error(edge.path) << "tasklet '" << tasklet.label
+                         << "' reads the unknown container '" << memlet.data
+                         << "'";
+        return failure();
+      }
+      if (memlet.subset && isSingleElement(*memlet.subset) &&
+          !memlet.dynamic) {
+        // One element: loaded once, before the code runs.
+        auto type = cast<MemRefType>(it->second.memref.getType());
+        if (static_cast<int64_t>(memlet.subset->dims.size()) !=
+            type.getRank()) {
+          error(memlet.subset->path)
+              << "a " << memlet.subset->dims.size()
+              << "-dimensional subset of the " << type.getRank()
+              << "-dimensional '" << memlet.data << "'";
+          return failure();
+        }
+        SmallVector<Value> start =
+            subsetStart(*memlet.subset, *it->second.desc);
+        if (start.size() != memlet.subset->dims.size())
+          return failure();
+        PyExpr read{PyExpr::Kind::Subscript};
+        read.operands.push_back(std::make_unique<PyExpr>());
+        read.operands[0]->kind = PyExpr::Kind::Name;
+        read.operands[0]->name = "__sdfg_element";
+        Scope element;
+        ArrayConnector array{it->second.memref, it->second.desc, start, {}};
+        element.arrays["__sdfg_element"] = array;
+        CValue value = emitExpression(read, edge.path, &element);
+        if (!value)
+          return failure();
+        scope.values[edge.dstConnector] = value;
+        continue;
+      }
+      if (!memlet.subset && cast<MemRefType>(it->second.memref.getType())
+                                    .getRank() == 0) {
+        PyExpr read{PyExpr::Kind::Name};
+        read.name = memlet.data;
+        CValue value = emitExpression(read, edge.path, nullptr);
+        if (!value)
+          return failure();
+        scope.values[edge.dstConnector] = value;
+        continue;
+      }
+      if (failed(bind(edge, edge.dstConnector, /*isInput=*/true)))
+        return failure();
+    }
+  }
+  for (const StateEdge &edge : state.edges)
+    if (edge.src == tasklet.id && !edge.srcConnector.empty() &&
+        !edge.memlet.data.empty()) {
+      if (!edge.memlet.subset) {
+        auto it = containers.find(edge.memlet.data);
+        if (it != containers.end() &&
+            cast<MemRefType>(it->second.memref.getType()).getRank() == 0) {
+          outputs[edge.srcConnector] =
+              ElementOutput{it->second, {}, &edge.memlet};
+          continue;
+        }
+      }
+      if (failed(bind(edge, edge.srcConnector, /*isInput=*/false)))
+        return failure();
+    }
+
+  // The statements, in order; outputs are written after the code.
+  llvm::StringSet<> assigned;
+  for (const PyStatement &statement : tasklet.statements) {
+    if (!statement.target) {
+      if (!emitExpression(*statement.value, tasklet.code.path, &scope))
+        return failure();
+      continue;
+    }
+    const PyExpr &target = *statement.target;
+    CValue value = emitExpression(*statement.value, tasklet.code.path,
+                                      &scope);
+    if (!value)
+      return failure();
+    if (statement.augmentedOp != PyExpr::Op::None) {
+      // x op= v is x = x op v.
+      PyExpr combined{PyExpr::Kind::Binary};
+      combined.op = statement.augmentedOp;
+      combined.operands.push_back(std::make_unique<PyExpr>());
+      combined.operands[0]->kind = PyExpr::Kind::Name;
+      combined.operands[0]->name = "__sdfg_lhs";
+      combined.operands.push_back(std::make_unique<PyExpr>());
+      combined.operands[1]->kind = PyExpr::Kind::Name;
+      combined.operands[1]->name = "__sdfg_rhs";
+      if (target.kind != PyExpr::Kind::Name) {
+        error(tasklet.code.path) << "augmented assignment to '" << target.str()
+                                 << "' is not supported";
+        return failure();
+      }
+      CValue current = emitExpression(target, tasklet.code.path, &scope);
+      if (!current)
+        return failure();
+      Scope operands;
+      operands.values["__sdfg_lhs"] = current;
+      operands.values["__sdfg_rhs"] = value;
+      value = emitExpression(combined, tasklet.code.path, &operands);
+      if (!value)
+        return failure();
+      value = convert(value, current.getType(), current.isUnsigned, location);
+    }
+    if (target.kind == PyExpr::Kind::Name) {
+      scope.values[target.name] = value;
+      assigned.insert(target.name);
+      continue;
+    }
+    if (target.kind == PyExpr::Kind::Subscript &&
+        target.operands[0]->kind == PyExpr::Kind::Name) {
+      auto array = scope.arrays.find(target.operands[0]->name);
+      if (array == scope.arrays.end()) {
+        error(tasklet.code.path) << "tasklet '" << tasklet.label
+                                 << "' writes '" << target.operands[0]->name
+                                 << "', which is not an array connector";
+        return failure();
+      }
+      SmallVector<Value> indices(array->second.base.begin(),
+                                 array->second.base.end());
+      size_t count = target.operands.size() - 1;
+      if (count != array->second.freeDims.size() && count != indices.size()) {
+        error(tasklet.code.path) << "'" << target.str()
+                                 << "' has the wrong number of indices";
+        return failure();
+      }
+      for (size_t i = 0; i < count; ++i) {
+        CValue index =
+            emitExpression(*target.operands[i + 1], tasklet.code.path, &scope);
+        if (!index)
+          return failure();
+        Value offset =
+            convert(index, builder.getIndexType(), false, location).value;
+        unsigned dim =
+            count == indices.size() ? i : array->second.freeDims[i];
+        indices[dim] =
+            builder.createOrFold<arith::AddIOp>(location, indices[dim], offset);
+      }
+      const Memlet *memlet = nullptr;
+      for (const StateEdge &edge : state.edges)
+        if (edge.src == tasklet.id &&
+            edge.srcConnector == target.operands[0]->name)
+          memlet = &edge.memlet;
+      if (!memlet) {
+        error(tasklet.code.path) << "'" << target.operands[0]->name
+                                 << "' is not an output of tasklet '"
+                                 << tasklet.label << "'";
+        return failure();
+      }
+      Container container{array->second.desc, array->second.memref};
+      if (failed(storeElement(*this, container, indices, value, *memlet,
+                              kernel, location)))
+        return failure();
+      continue;
+    }
+    error(tasklet.code.path) << "assignment to '" << target.str()
+                             << "' is not supported";
+    return failure();
+  }
+
+  for (auto &[connector, output] : outputs) {
+    if (!assigned.contains(connector))
+      continue;
+    if (failed(storeElement(*this, output.container, output.indices,
+                            scope.values[connector], *output.memlet, kernel,
+                            location)))
+      return failure();
+  }
+  return success();
+}

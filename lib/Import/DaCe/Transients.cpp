@@ -1,0 +1,183 @@
+//===- Transients.cpp - Where DaCe's transients live, and their buffers ---===//
+//
+// Part of the SDFGStream project.
+//
+//===----------------------------------------------------------------------===//
+//
+// DaCe allocates a transient of lifetime Scope for the innermost state or
+// scope that holds all its uses (framecode.py::DaCeCodeGenerator.
+// determine_allocation_lifetime). Here: a transient used only inside map
+// scopes lives in the innermost scope that holds its uses (a register or
+// local array, per thread in a kernel); one used in a single state lives
+// for each execution of that state; any other, and every transient of
+// another lifetime, for the whole call. GPU transients are stream-ordered
+// gpu.alloc / gpu.dealloc, which add-external-gpu-stream puts on the
+// caller's stream, as DaCe's `pool: true` asks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramEmitter.h"
+#include "StateScopes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::sdfg::dace;
+
+static void collectStates(const ControlFlowRegion &region,
+                          SmallVectorImpl<const ControlFlowBlock *> &states) {
+  for (const ControlFlowBlock &block : region.blocks) {
+    if (block.kind == ControlFlowBlock::Kind::State)
+      states.push_back(&block);
+    if (block.body)
+      collectStates(*block.body, states);
+    for (const auto &branch : block.branches)
+      collectStates(*branch.second, states);
+  }
+}
+
+LogicalResult mlir::sdfg::dace::placeTransients(ProgramEmitter &e) {
+  SmallVector<const ControlFlowBlock *> states;
+  collectStates(e.model.cfg, states);
+  llvm::StringMap<llvm::SetVector<const ControlFlowBlock *>> usedIn;
+  llvm::StringSet<> atTopLevel;
+  for (const ControlFlowBlock *block : states) {
+    FailureOr<StateScopes> scopes = analyzeScopes(e, *block);
+    if (failed(scopes))
+      return failure();
+    for (auto [index, node] : llvm::enumerate(block->state.nodes)) {
+      if (node.kind != Node::Kind::Access)
+        continue;
+      auto desc = e.model.arrays.find(node.data);
+      if (desc == e.model.arrays.end()) {
+        e.error(node.path) << "AccessNode '" << node.label
+                           << "' names the unknown container '" << node.data
+                           << "'";
+        return failure();
+      }
+      if (!desc->second.transient)
+        continue;
+      usedIn[node.data].insert(block);
+      if (scopes->parent[index] == -1)
+        atTopLevel.insert(node.data);
+    }
+  }
+  for (const auto &[name, blocks] : usedIn) {
+    const DataDesc &desc = e.model.arrays.at(name.str());
+    if (!atTopLevel.contains(name)) {
+      e.scopeLocal.insert(name);
+      continue;
+    }
+    if (desc.scopeLifetime && blocks.size() == 1)
+      e.transientHomes[name] = blocks.front();
+  }
+  return success();
+}
+
+Value ProgramEmitter::allocate(const DataDesc &desc, bool kernelLocal) {
+  Location location = loc(desc.path);
+  MemRefType type = containerType(desc, context);
+  if (!type.getLayout().isIdentity()) {
+    error(desc.path) << "transient '" << desc.name
+                     << "' has strides other than row-major, which is not "
+                        "supported";
+    return {};
+  }
+  if (kernelLocal) {
+    if (desc.storage != Storage::Register && desc.storage != Storage::Default) {
+      error(desc.path) << "transient '" << desc.name
+                       << "' is used only inside a GPU kernel but is not in "
+                          "Register storage";
+      return {};
+    }
+    return memref::AllocaOp::create(
+        builder, location,
+        MemRefType::get(type.getShape(), type.getElementType()));
+  }
+  SmallVector<Value> sizes;
+  for (auto [size, dim] : llvm::zip(desc.shape, type.getShape())) {
+    if (!ShapedType::isDynamic(dim))
+      continue;
+    Value value = emitIndex(size);
+    if (!value)
+      return {};
+    sizes.push_back(value);
+  }
+  if (desc.storage == Storage::GPUGlobal) {
+    usesGpu = true;
+    auto alloc = gpu::AllocOp::create(builder, location, type, Type(),
+                                      ValueRange(), sizes, ValueRange());
+    return alloc.getMemref();
+  }
+  return memref::AllocOp::create(builder, location, type, sizes);
+}
+
+/// Zero-fills a new buffer (an access node with `setzero`).
+static void fillZero(ProgramEmitter &e, Value buffer, bool onGpu,
+                     Location location) {
+  OpBuilder &b = e.builder;
+  auto type = cast<MemRefType>(buffer.getType());
+  Value zero = arith::ConstantOp::create(b, location, type.getElementType(),
+                                         b.getZeroAttr(type.getElementType()));
+  if (onGpu) {
+    gpu::MemsetOp::create(b, location, TypeRange(), ValueRange(), buffer, zero);
+    return;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  SmallVector<Value> indices;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    Value lower = arith::ConstantIndexOp::create(b, location, 0);
+    Value upper = memref::DimOp::create(b, location, buffer, i);
+    Value step = arith::ConstantIndexOp::create(b, location, 1);
+    auto loop = scf::ForOp::create(b, location, lower, upper, step);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    indices.push_back(loop.getInductionVar());
+  }
+  memref::StoreOp::create(b, location, zero, buffer, indices);
+}
+
+static bool needsZero(const SDFGModel &model, llvm::StringRef name) {
+  SmallVector<const ControlFlowBlock *> states;
+  collectStates(model.cfg, states);
+  for (const ControlFlowBlock *block : states)
+    for (const Node &node : block->state.nodes)
+      if (node.kind == Node::Kind::Access && node.data == name && node.setzero)
+        return true;
+  return false;
+}
+
+LogicalResult ProgramEmitter::allocateTransients(
+    const ControlFlowBlock *state, SmallVectorImpl<std::pair<Value, bool>> &allocated) {
+  for (const auto &[name, desc] : model.arrays) {
+    if (!desc.transient || scopeLocal.contains(name))
+      continue;
+    auto home = transientHomes.find(name);
+    const ControlFlowBlock *where = home == transientHomes.end() ? nullptr : home->second;
+    if (where != state)
+      continue;
+    Value buffer = allocate(desc, /*kernelLocal=*/false);
+    if (!buffer)
+      return failure();
+    bool onGpu = desc.storage == Storage::GPUGlobal;
+    if (needsZero(model, name))
+      fillZero(*this, buffer, onGpu, loc(desc.path));
+    containers[name] = Container{&desc, buffer};
+    allocated.emplace_back(buffer, onGpu);
+  }
+  return success();
+}
+
+void ProgramEmitter::freeTransients(ArrayRef<std::pair<Value, bool>> allocated,
+                                    Location location) {
+  for (auto [buffer, onGpu] : llvm::reverse(allocated)) {
+    if (onGpu)
+      gpu::DeallocOp::create(builder, location, TypeRange(), ValueRange(),
+                             buffer);
+    else
+      memref::DeallocOp::create(builder, location, buffer);
+  }
+}
