@@ -11,6 +11,9 @@ packages=(
   # hipsparse.h, for the HIP runtime's sparse entries (the library itself is
   # opened at run time).
   libhipsparse-dev
+  # The DaCe importer reads .sdfgz with zlib; its oracle test
+  # (test/Import/DaCe/oracle-cpu.test) compares with NumPy.
+  zlib1g-dev python3-numpy
   # The instrumented build (scripts/sanitize.sh, scripts/fuzz.sh).
   clang-22 libclang-rt-22-dev libfuzzer-22-dev
 )

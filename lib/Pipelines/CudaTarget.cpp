@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace mlir::sdfg;
@@ -48,6 +49,11 @@ public:
     options.chip = choice.chip;
     options.features = choice.features;
     options.optLevel = choice.optLevel;
+    // gpu-to-nvvm lowers float math (exp, log, pow, ...) to libdevice calls
+    // (__nv_exp): the kernels link the toolkit's libdevice, or ptxas fails
+    // on the unresolved functions.
+    if (std::optional<std::string> libdevice = findLibdevice(choice.toolkit))
+      options.linkLibs.push_back(*libdevice);
     pm.addPass(createGpuNVVMAttachTarget(options));
   }
 
@@ -69,6 +75,27 @@ public:
   }
 
 private:
+  /// libdevice of the toolkit: `toolkit`, else the one whose ptxas is on
+  /// PATH, else /usr/local/cuda.
+  static std::optional<std::string> findLibdevice(StringRef toolkit) {
+    SmallVector<std::string> roots;
+    if (!toolkit.empty())
+      roots.push_back(toolkit.str());
+    if (llvm::ErrorOr<std::string> ptxas =
+            llvm::sys::findProgramByName("ptxas"))
+      roots.push_back(llvm::sys::path::parent_path(
+                          llvm::sys::path::parent_path(*ptxas))
+                          .str());
+    roots.push_back("/usr/local/cuda");
+    for (const std::string &root : roots) {
+      SmallString<128> path(root);
+      llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+      if (llvm::sys::fs::exists(path))
+        return std::string(path);
+    }
+    return std::nullopt;
+  }
+
   /// Whether `chip` (sm_NN, sm_NNa, ...) has redux.sync: sm_80 and later.
   static bool hasRedux(StringRef chip) {
     unsigned version = 0;

@@ -23,6 +23,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace {
 /// Prints the unranked memref that the non-C-interface entries take as
@@ -71,3 +72,35 @@ extern "C" void printOpen() { fputs("( ", stdout); }
 extern "C" void printClose() { fputs(" )", stdout); }
 extern "C" void printComma() { fputs(", ", stdout); }
 extern "C" void printNewline() { fputc('\n', stdout); }
+
+/// `memref.copy` between host memrefs whose layout is not contiguous (a
+/// box of a larger array, a column-major array): MemRefToLLVM calls this
+/// where it cannot emit one llvm.memcpy (DaCe's copies between subsets).
+/// Copies element by element in row-major order of the common shape.
+extern "C" void memrefCopy(int64_t elementSize, UnrankedMemRefType<char> *src,
+                           UnrankedMemRefType<char> *dst) {
+  DynamicMemRefType<char> from(*src), to(*dst);
+  char *source = from.data + from.offset * elementSize;
+  char *target = to.data + to.offset * elementSize;
+  int64_t rank = from.rank;
+  for (int64_t dim = 0; dim < rank; ++dim)
+    if (from.sizes[dim] == 0)
+      return;
+  int64_t index[64] = {0};
+  if (rank > 64)
+    return;
+  while (true) {
+    int64_t fromOffset = 0, toOffset = 0;
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      fromOffset += index[dim] * from.strides[dim];
+      toOffset += index[dim] * to.strides[dim];
+    }
+    std::memcpy(target + toOffset * elementSize,
+                source + fromOffset * elementSize, elementSize);
+    int64_t dim = rank - 1;
+    while (dim >= 0 && ++index[dim] == from.sizes[dim])
+      index[dim--] = 0;
+    if (dim < 0)
+      return;
+  }
+}

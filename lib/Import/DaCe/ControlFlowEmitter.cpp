@@ -355,8 +355,9 @@ ControlFlowEmitter::setUpArguments(SDFGOp program,
       continue;
     }
     if (argument.desc->isScalar) {
-      // A scalar is passed by value but may be written: it lives in a
-      // rank-0 buffer for the call.
+      // A scalar is passed by value; it lives in a rank-0 buffer for the
+      // call (copies and writes use it). One the program never writes is
+      // read as the argument itself, which kernels capture by value.
       if (argument.desc->storage == Storage::GPUGlobal) {
         e.error(argument.desc->path)
             << "scalar argument '" << argument.name
@@ -366,7 +367,9 @@ ControlFlowEmitter::setUpArguments(SDFGOp program,
       auto type = containerType(*argument.desc, e.context);
       Value buffer = memref::AllocaOp::create(b, location, type);
       memref::StoreOp::create(b, location, value, buffer, ValueRange());
-      e.containers[argument.name] = Container{argument.desc, buffer};
+      e.containers[argument.name] = Container{
+          argument.desc, buffer,
+          e.writtenScalars.contains(argument.name) ? Value() : value};
       continue;
     }
     e.containers[argument.name] = Container{argument.desc, value};
@@ -429,6 +432,9 @@ SDFGOp ControlFlowEmitter::emit() {
   if (failed(emitRegion(model.cfg, returnBlock, LoopTargets())))
     return nullptr;
 
+  // The return block last, so that the program reads in control order.
+  program.getBody().getBlocks().remove(returnBlock);
+  program.getBody().push_back(returnBlock);
   enter(returnBlock);
   e.freeTransients(programTransients, location);
   ReturnOp::create(b, location);

@@ -241,6 +241,8 @@ static CValue loadElement(ProgramEmitter &e, const Container &container,
   OpBuilder &b = e.builder;
   Type elementType = container.desc->elementType;
   bool isUnsigned = elementType.isUnsignedInteger();
+  if (container.value)
+    return {container.value, isUnsigned};
   if (container.onGpu() && !e.inKernel) {
     auto memrefType = cast<MemRefType>(container.memref.getType());
     SmallVector<OpFoldResult> offsets(indices.begin(), indices.end());
@@ -274,6 +276,8 @@ CValue ExpressionBuilder::name(const PyExpr &expr) {
   if (symbol != e.symbols.end())
     return symbol->second;
   auto container = e.containers.find(expr.name);
+  if (container != e.containers.end() && container->second.value)
+    return loadElement(e, container->second, {}, location);
   if (container != e.containers.end()) {
     auto type = cast<MemRefType>(container->second.memref.getType());
     SmallVector<Value> indices;

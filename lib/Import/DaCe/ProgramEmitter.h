@@ -46,8 +46,12 @@ struct CValue {
 /// Where a container lives in the program being built.
 struct Container {
   const DataDesc *desc = nullptr;
-  /// The memref (for a non-transient Scalar: a rank-0 copy of the argument).
+  /// The memref (for a non-transient Scalar the program writes: a rank-0
+  /// copy of the argument).
   Value memref;
+  /// A non-transient Scalar the program only reads: its value, which
+  /// kernels capture like any other value.
+  Value value;
   bool onGpu() const { return desc->storage == Storage::GPUGlobal; }
 };
 
@@ -172,6 +176,8 @@ public:
   /// scopes that use them (per iteration, per thread in a kernel).
   llvm::StringMap<const ControlFlowBlock *> transientHomes;
   llvm::StringSet<> scopeLocal;
+  /// Containers some access node writes (has an in-edge into).
+  llvm::StringSet<> writtenScalars;
 
 private:
   friend class ControlFlowEmitter;

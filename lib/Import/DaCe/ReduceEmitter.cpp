@@ -52,6 +52,45 @@ static bool isNeutral(ReductionKind kind, llvm::StringRef identity, Type type) {
   return false;
 }
 
+/// Whether `end` is `size - 1` as DaCe writes it ("-1 + N", "N - 1").
+static bool isLastIndex(const PyExpr &end, const PyExpr &size) {
+  if (end.kind != PyExpr::Kind::Binary)
+    return false;
+  const PyExpr &lhs = *end.operands[0], &rhs = *end.operands[1];
+  auto isOne = [](const PyExpr &e) {
+    return e.kind == PyExpr::Kind::Integer && e.intValue == 1;
+  };
+  auto isMinusOne = [&](const PyExpr &e) {
+    return (e.kind == PyExpr::Kind::Integer && e.intValue == -1) ||
+           (e.kind == PyExpr::Kind::Unary && e.op == PyExpr::Op::Neg &&
+            isOne(*e.operands[0]));
+  };
+  if (end.op == PyExpr::Op::Sub)
+    return isOne(rhs) && lhs.str() == size.str();
+  if (end.op == PyExpr::Op::Add)
+    return (isMinusOne(lhs) && rhs.str() == size.str()) ||
+           (isMinusOne(rhs) && lhs.str() == size.str());
+  return false;
+}
+
+/// Whether `subset` is all of `desc` (so that a row-major container can be
+/// read as one contiguous run).
+static bool coversWhole(const Subset &subset, const DataDesc &desc) {
+  for (const SymExpr &offset : desc.offset)
+    if (offset.expr->str() != "0")
+      return false;
+  if (subset.dims.size() != desc.shape.size())
+    return false;
+  for (auto [dim, size] : llvm::zip(subset.dims, desc.shape)) {
+    if (dim.start.expr->str() != "0" || dim.step.expr->str() != "1")
+      return false;
+    if (!isLastIndex(*dim.end.expr, *size.expr) &&
+        dim.end.expr->str() != size.expr->str() + " - 1")
+      return false;
+  }
+  return true;
+}
+
 LogicalResult ProgramEmitter::emitReduce(const State &state,
                                          const Node &reduce) {
   Location location = loc(reduce.path);
@@ -109,9 +148,16 @@ LogicalResult ProgramEmitter::emitReduce(const State &state,
                        << "' changes the element type";
     return failure();
   }
-  Value source = boxView(input->second,
-                         in->memlet.subset ? &*in->memlet.subset : nullptr,
-                         location);
+  // All of a row-major container is read as one run.
+  bool whole = !in->memlet.subset ||
+               coversWhole(*in->memlet.subset, *input->second.desc);
+  auto containerMemRef = cast<MemRefType>(input->second.memref.getType());
+  Value source = whole && containerMemRef.getLayout().isIdentity()
+                     ? input->second.memref
+                     : boxView(input->second,
+                               in->memlet.subset ? &*in->memlet.subset
+                                                 : nullptr,
+                               location);
   Value target = boxView(output->second,
                          out->memlet.subset ? &*out->memlet.subset : nullptr,
                          location);

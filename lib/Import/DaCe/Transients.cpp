@@ -40,12 +40,48 @@ static void collectStates(const ControlFlowRegion &region,
   }
 }
 
+static void namesOf(const PyExpr &expr, llvm::StringSet<> &names) {
+  if (expr.kind == PyExpr::Kind::Name)
+    names.insert(expr.name);
+  for (const PyExprPtr &operand : expr.operands)
+    namesOf(*operand, names);
+}
+
+static void collectControlFlowReads(const ControlFlowRegion &region,
+                                    llvm::StringSet<> &names) {
+  for (const InterstateEdge &edge : region.edges) {
+    if (edge.condition.expr)
+      namesOf(*edge.condition.expr, names);
+    for (const auto &assignment : edge.assignments)
+      namesOf(*assignment.second.expr, names);
+  }
+  for (const ControlFlowBlock &block : region.blocks) {
+    if (block.loopCondition.expr)
+      namesOf(*block.loopCondition.expr, names);
+    for (const auto *statements : {&block.init, &block.update})
+      for (const PyStatement &statement : *statements)
+        namesOf(*statement.value, names);
+    if (block.body)
+      collectControlFlowReads(*block.body, names);
+    for (const auto &branch : block.branches) {
+      if (branch.first && branch.first->expr)
+        namesOf(*branch.first->expr, names);
+      collectControlFlowReads(*branch.second, names);
+    }
+  }
+}
+
 LogicalResult mlir::sdfg::dace::placeTransients(ProgramEmitter &e) {
   SmallVector<const ControlFlowBlock *> states;
   collectStates(e.model.cfg, states);
   llvm::StringMap<llvm::SetVector<const ControlFlowBlock *>> usedIn;
   llvm::StringSet<> atTopLevel;
   for (const ControlFlowBlock *block : states) {
+    for (const StateEdge &edge : block->state.edges)
+      if (block->state.nodes[block->state.byId.at(edge.dst)].kind ==
+          Node::Kind::Access)
+        e.writtenScalars.insert(
+            block->state.nodes[block->state.byId.at(edge.dst)].data);
     FailureOr<StateScopes> scopes = analyzeScopes(e, *block);
     if (failed(scopes))
       return failure();
@@ -66,8 +102,14 @@ LogicalResult mlir::sdfg::dace::placeTransients(ProgramEmitter &e) {
         atTopLevel.insert(node.data);
     }
   }
+  // Interstate code (conditions, assignments, loop statements) may read a
+  // transient anywhere: such a transient lives for the whole call.
+  llvm::StringSet<> readByControlFlow;
+  collectControlFlowReads(e.model.cfg, readByControlFlow);
   for (const auto &[name, blocks] : usedIn) {
     const DataDesc &desc = e.model.arrays.at(name.str());
+    if (readByControlFlow.contains(name))
+      continue;
     if (!atTopLevel.contains(name)) {
       e.scopeLocal.insert(name);
       continue;

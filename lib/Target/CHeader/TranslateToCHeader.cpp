@@ -227,11 +227,30 @@ LogicalResult mlir::sdfg::translateToCHeader(ModuleOp module,
                 "rename it";
     bool wrapper = isCIdentifier(name);
     std::string params, args;
+    // Arguments named in their source program (sdfg.arg_name, e.g. a DaCe
+    // container) keep that name where it is a C identifier no other
+    // parameter has; the rest are arg0, arg1, ...
+    llvm::StringMap<unsigned> sourceNames;
+    for (unsigned index = 0; index < program.getNumArguments(); ++index) {
+      for (StringRef attr : {SDFGDialect::getArgNameAttrName(),
+                             SDFGDialect::getExternalStreamAttrName()})
+        if (auto name = program.getArgAttrOfType<StringAttr>(index, attr))
+          ++sourceNames[name.getValue()];
+    }
+    auto isArgN = [](StringRef name) {
+      return name.consume_front("arg") && !name.empty() &&
+             llvm::all_of(name, llvm::isDigit);
+    };
     for (auto [index, type] : llvm::enumerate(program.getArgumentTypes())) {
       FailureOr<std::string> cType = emitter.getCType(type, program.getLoc());
       if (failed(cType))
         return failure();
       std::string parameter = "arg" + std::to_string(index);
+      if (auto source = program.getArgAttrOfType<StringAttr>(
+              index, SDFGDialect::getArgNameAttrName());
+          source && isCIdentifier(source.getValue()) &&
+          !isArgN(source.getValue()) && sourceNames[source.getValue()] == 1)
+        parameter = source.getValue().str();
       if (auto marker = program.getArgAttrOfType<StringAttr>(
               index, SDFGDialect::getExternalStreamAttrName())) {
         // The stream's name, where it is a C identifier the other
