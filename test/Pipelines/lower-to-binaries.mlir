@@ -8,7 +8,7 @@
 // RUN: ln -s %rocm_bitcode %t/amdgcn/bitcode && ln -s %ld_lld %t/llvm/bin/ld.lld
 // RUN: sdfg-opt %s --sdfg-lower-to-rocm="toolkit=%t" | FileCheck %s --check-prefix=ROCM
 
-// CUDA: gpu.binary @kernels  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {{.*}}, "
+// CUDA: gpu.binary @kernels  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90"{{(, link = \[".*libdevice.10.bc"\])?}}>, properties = {{.*}}, "
 // CUDA: llvm.func @scale(
 // CUDA: gpu.launch_func <%{{.*}} : !llvm.ptr> @kernels::@scale
 // ROCM: gpu.binary @kernels  [#gpu.object<#rocdl.target<O = 3, chip = "gfx90a">, {{.*}}bin = "

@@ -51,7 +51,7 @@
 // conventions are taken; so are known ROCm features).
 // RUN: sdfg-opt %s --sdfg-lower-to-rocm="features=+xnack format=isa" -o /dev/null
 // RUN: sdfg-opt %s --sdfg-lower-to-cuda="chip=sm_80 features=+ptx80 format=isa opt-level=0 host-bare-ptr-calling-convention=true kernel-bare-ptr-calling-convention=true" | FileCheck %s --check-prefix=VALID
-// VALID: gpu.binary @kernels {{ *}}[#gpu.object<#nvvm.target<O = 0, chip = "sm_80", features = "+ptx80">
+// VALID: gpu.binary @kernels {{ *}}[#gpu.object<#nvvm.target<O = 0, chip = "sm_80", features = "+ptx80"{{(, link = \[".*libdevice.10.bc"\])?}}>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k() kernel {
