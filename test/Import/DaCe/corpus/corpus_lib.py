@@ -215,3 +215,30 @@ def arglist_manifest(sdfg):
             "storage": desc.storage.name,
         })
     return rows
+
+
+def run_each(argv, step, title):
+    """Runs `step(name)` for the programs named in argv[1:] (all by default),
+    printing the line each returns (timed) and going on past a failing one;
+    ends with a summary line starting with `title`. Returns the exit status."""
+    import time
+    import traceback
+    names = argv[1:] or program_names()
+    failed = []
+    t0 = time.time()
+    for name in names:
+        t = time.time()
+        try:
+            line = step(name)
+        except Exception as e:  # report and go on with the others
+            traceback.print_exc()
+            failed.append(name)
+            print("FAIL %s: %s" % (name, e), flush=True)
+            continue
+        print("%-24s %.1fs %s" % (name, time.time() - t, line), flush=True)
+    print("%s: %d of %d programs in %.1fs" % (title, len(names) - len(failed), len(names),
+                                            time.time() - t0))
+    if failed:
+        print("failed: " + " ".join(failed))
+        return 1
+    return 0

@@ -26,7 +26,6 @@ output is saved in the same compact serialization, PYTHONHASHSEED is 0.
 import os
 import sys
 import tempfile
-import time
 
 if os.environ.get("PYTHONHASHSEED") != "0":
     os.environ["PYTHONHASHSEED"] = "0"
@@ -90,31 +89,12 @@ def variant(name):
 
 
 def main(argv):
-    names = argv[1:] or corpus_lib.program_names()
-    failed = []
-    t0 = time.time()
-    for name in names:
-        t = time.time()
-        try:
-            changed = variant(name)
-        except Exception as e:
-            import traceback
-            traceback.print_exc()
-            failed.append(name)
-            print("FAIL %s: %s" % (name, e), flush=True)
-            continue
+    def step(name):
+        changed = variant(name)
         if changed is None:
-            print("%-24s no GPU transformation: no variant" % name, flush=True)
-        else:
-            print("%-24s %.1fs %s" % (name, time.time() - t,
-                                      " ".join("%s=%d" % kv for kv in sorted(changed.items()))),
-                  flush=True)
-    print("cpu variants: %d of %d programs in %.1fs" % (len(names) - len(failed), len(names),
-                                                       time.time() - t0))
-    if failed:
-        print("failed: " + " ".join(failed))
-        return 1
-    return 0
+            return "no GPU transformation: no variant"
+        return " ".join("%s=%d" % kv for kv in sorted(changed.items()))
+    return corpus_lib.run_each(argv, step, "cpu variants")
 
 
 if __name__ == "__main__":

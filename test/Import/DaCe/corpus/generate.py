@@ -21,7 +21,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 
 if os.environ.get("PYTHONHASHSEED") != "0":
     os.environ["PYTHONHASHSEED"] = "0"
@@ -86,28 +85,11 @@ def generate(name):
 
 
 def main(argv):
-    names = argv[1:] or corpus_lib.program_names()
-    failed = []
-    t0 = time.time()
-    for name in names:
-        t = time.time()
-        try:
-            summary = generate(name)
-        except Exception as e:  # report and go on with the others
-            import traceback
-            traceback.print_exc()
-            failed.append(name)
-            print("FAIL %s: %s" % (name, e), flush=True)
-            continue
+    def step(name):
+        summary = generate(name)
         short = {k: v for k, v in summary.items() if v not in (0, [], {}, set())}
-        print("%-24s %.1fs %s" % (name, time.time() - t, json.dumps(short, sort_keys=True)),
-              flush=True)
-    print("generated %d of %d programs in %.1fs" % (len(names) - len(failed), len(names),
-                                                  time.time() - t0))
-    if failed:
-        print("failed: " + " ".join(failed))
-        return 1
-    return 0
+        return json.dumps(short, sort_keys=True)
+    return corpus_lib.run_each(argv, step, "generated")
 
 
 if __name__ == "__main__":

@@ -173,26 +173,7 @@ def run(name):
 
 
 def main(argv):
-    names = argv[1:] or corpus_lib.program_names()
-    failed = []
-    t0 = time.time()
-    for name in names:
-        t = time.time()
-        try:
-            info = run(name)
-        except Exception as e:
-            import traceback
-            traceback.print_exc()
-            failed.append(name)
-            print("FAIL %s: %s" % (name, e), flush=True)
-            continue
-        print("%-24s %.1fs  %s" % (name, time.time() - t, info), flush=True)
-    print("oracle: %d of %d programs in %.1fs" % (len(names) - len(failed), len(names),
-                                                  time.time() - t0))
-    if failed:
-        print("failed: " + " ".join(failed))
-        return 1
-    return 0
+    return corpus_lib.run_each(argv, run, "oracle")
 
 
 if __name__ == "__main__":
