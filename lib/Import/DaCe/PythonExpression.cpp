@@ -698,6 +698,9 @@ private:
   PyExprPtr parseLambda();
   PyExprPtr parseOr();
   PyExprPtr parseAnd();
+  /// `operand (keyword operand)*` as one BoolOp node with `op`.
+  PyExprPtr parseBoolChain(llvm::StringRef keyword, PyExpr::Op op,
+                           PyExprPtr (Parser::*parseOperand)());
   PyExprPtr parseNot();
   PyExprPtr parseComparison();
   PyExprPtr parseBinary(unsigned level);
@@ -836,16 +839,17 @@ PyExprPtr Parser::parseLambda() {
   return seal(std::move(node));
 }
 
-PyExprPtr Parser::parseOr() {
-  PyExprPtr first = parseAnd();
-  if (!first || !atKeyword("or"))
+PyExprPtr Parser::parseBoolChain(llvm::StringRef keyword, PyExpr::Op op,
+                                 PyExprPtr (Parser::*parseOperand)()) {
+  PyExprPtr first = (this->*parseOperand)();
+  if (!first || !atKeyword(keyword))
     return first;
   PyExprPtr node = makeNode(PyExpr::Kind::BoolOp, first->offset);
-  node->op = PyExpr::Op::Or;
+  node->op = op;
   node->operands.push_back(std::move(first));
-  while (atKeyword("or")) {
+  while (atKeyword(keyword)) {
     advance();
-    PyExprPtr operand = parseAnd();
+    PyExprPtr operand = (this->*parseOperand)();
     if (!operand)
       return nullptr;
     node->operands.push_back(std::move(operand));
@@ -853,21 +857,12 @@ PyExprPtr Parser::parseOr() {
   return seal(std::move(node));
 }
 
+PyExprPtr Parser::parseOr() {
+  return parseBoolChain("or", PyExpr::Op::Or, &Parser::parseAnd);
+}
+
 PyExprPtr Parser::parseAnd() {
-  PyExprPtr first = parseNot();
-  if (!first || !atKeyword("and"))
-    return first;
-  PyExprPtr node = makeNode(PyExpr::Kind::BoolOp, first->offset);
-  node->op = PyExpr::Op::And;
-  node->operands.push_back(std::move(first));
-  while (atKeyword("and")) {
-    advance();
-    PyExprPtr operand = parseNot();
-    if (!operand)
-      return nullptr;
-    node->operands.push_back(std::move(operand));
-  }
-  return seal(std::move(node));
+  return parseBoolChain("and", PyExpr::Op::And, &Parser::parseNot);
 }
 
 PyExprPtr Parser::parseNot() {
