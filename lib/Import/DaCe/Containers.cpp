@@ -141,11 +141,12 @@ struct SymbolUses {
       collectNames(*expr.expr, used);
   }
   void read(const std::vector<PyStatement> &statements) {
-    for (const PyStatement &statement : statements) {
-      collectNames(*statement.value, used);
+    forEachStatement(statements, [&](const PyStatement &statement) {
+      if (statement.value)
+        collectNames(*statement.value, used);
       if (statement.target && statement.target->kind == PyExpr::Kind::Name)
         defined.insert(statement.target->name);
-    }
+    });
   }
   void read(const Subset &subset) {
     for (const RangeDim &dim : subset.dims) {
@@ -163,11 +164,12 @@ struct SymbolUses {
             defined.insert(param);
         }
         if (node.kind == Node::Kind::Tasklet)
-          for (const PyStatement &statement : node.statements) {
-            collectNames(*statement.value, used);
+          forEachStatement(node.statements, [&](const PyStatement &statement) {
+            if (statement.value)
+              collectNames(*statement.value, used);
             if (statement.target)
               collectNames(*statement.target, used);
-          }
+          });
       }
       for (const StateEdge &edge : block.state.edges) {
         if (edge.memlet.subset)

@@ -170,7 +170,8 @@ LogicalResult
 ControlFlowEmitter::assign(const std::vector<PyStatement> &statements,
                            llvm::StringRef path) {
   for (const PyStatement &statement : statements) {
-    if (!statement.target || statement.target->kind != PyExpr::Kind::Name ||
+    if (statement.kind != PyStatement::Kind::Simple || !statement.target ||
+        statement.target->kind != PyExpr::Kind::Name ||
         statement.augmentedOp != PyExpr::Op::None) {
       e.error(path) << "expected assignments to symbols ('i = ...')";
       return failure();

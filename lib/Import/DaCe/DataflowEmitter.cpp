@@ -475,6 +475,9 @@ LogicalResult StateEmitter::emitScope(int64_t entry) {
     if (scopes.parent[i] != entry)
       continue;
     const Node &n = node(i);
+    const Node *outer = e.currentNode;
+    e.currentNode = &n;
+    llvm::scope_exit leave([&] { e.currentNode = outer; });
     switch (n.kind) {
     case Node::Kind::Access:
       for (const StateEdge &edge : state.edges)
@@ -525,5 +528,10 @@ LogicalResult StateEmitter::emit() {
 }
 
 LogicalResult ProgramEmitter::emitState(const ControlFlowBlock &state) {
+  currentState = &state;
+  llvm::scope_exit leave([&] {
+    currentState = nullptr;
+    currentNode = nullptr;
+  });
   return StateEmitter(*this, state).emit();
 }

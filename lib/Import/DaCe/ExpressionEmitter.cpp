@@ -86,7 +86,11 @@ static std::pair<Type, bool> commonType(CValue a, CValue b) {
 
 InFlightDiagnostic ProgramEmitter::error(llvm::StringRef path) {
   hadError = true;
-  return emitError(loc(path));
+  InFlightDiagnostic diagnostic = emitError(loc(path));
+  if (currentState)
+    attachStateNote(diagnostic, loc(currentState->path), *currentState,
+                    currentNode);
+  return diagnostic;
 }
 
 CValue ProgramEmitter::convert(CValue value, Type type,

@@ -15,9 +15,12 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::sdfg;
@@ -41,6 +44,97 @@ struct TranslationOptions {
 
 static llvm::ManagedStatic<TranslationOptions> translationOptions;
 
+namespace {
+/// DaCe 1.0 and later write an SDFG file as one line of JSON, often
+/// hundreds of kilobytes long. The usual diagnostic printer shows the whole
+/// source line under a message; this one shows at most kExcerpt characters
+/// of it around the column, for diagnostics (and their notes) on such lines.
+class ExcerptDiagnostics : public ScopedDiagnosticHandler {
+public:
+  static constexpr unsigned kExcerpt = 120;
+
+  ExcerptDiagnostics(llvm::SourceMgr &sourceMgr, MLIRContext *context)
+      : ScopedDiagnosticHandler(context), sourceMgr(sourceMgr) {
+    setHandler([this](Diagnostic &diagnostic) -> LogicalResult {
+      if (!onLongLine(diagnostic.getLocation()) &&
+          llvm::none_of(diagnostic.getNotes(), [&](Diagnostic &note) {
+            return onLongLine(note.getLocation());
+          }))
+        return failure();
+      print(diagnostic);
+      for (Diagnostic &note : diagnostic.getNotes())
+        print(note);
+      return success();
+    });
+  }
+
+private:
+  /// The text of the line `location` points at, if it is in a buffer.
+  std::optional<llvm::StringRef> lineOf(FileLineColLoc location) {
+    for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id) {
+      const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
+      if (buffer->getBufferIdentifier() != location.getFilename().getValue())
+        continue;
+      llvm::SMLoc start =
+          sourceMgr.FindLocForLineAndColumn(id, location.getLine(), 1);
+      if (!start.isValid())
+        return std::nullopt;
+      llvm::StringRef rest(start.getPointer(),
+                           buffer->getBufferEnd() - start.getPointer());
+      return rest.take_until([](char c) { return c == '\n' || c == '\r'; });
+    }
+    return std::nullopt;
+  }
+
+  bool onLongLine(Location location) {
+    auto file = dyn_cast<FileLineColLoc>(location);
+    if (!file)
+      return false;
+    std::optional<llvm::StringRef> line = lineOf(file);
+    return line && line->size() > kExcerpt;
+  }
+
+  void print(Diagnostic &diagnostic) {
+    llvm::raw_ostream &os = llvm::errs();
+    Location location = diagnostic.getLocation();
+    auto file = dyn_cast<FileLineColLoc>(location);
+    if (file)
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn() << ": ";
+    else if (!isa<UnknownLoc>(location))
+      os << location << ": ";
+    switch (diagnostic.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      os << "error: ";
+      break;
+    case DiagnosticSeverity::Warning:
+      os << "warning: ";
+      break;
+    case DiagnosticSeverity::Note:
+      os << "note: ";
+      break;
+    case DiagnosticSeverity::Remark:
+      os << "remark: ";
+      break;
+    }
+    os << diagnostic.str() << "\n";
+    std::optional<llvm::StringRef> line =
+        file ? lineOf(file) : std::optional<llvm::StringRef>();
+    if (!line)
+      return;
+    size_t column = file.getColumn() ? file.getColumn() - 1 : 0;
+    size_t begin = column > kExcerpt / 2 ? column - kExcerpt / 2 : 0;
+    llvm::StringRef excerpt = line->substr(begin, kExcerpt);
+    llvm::StringRef before = begin > 0 ? "..." : "";
+    llvm::StringRef after = begin + excerpt.size() < line->size() ? "..." : "";
+    os << before << excerpt << after << "\n";
+    os.indent(before.size() + column - begin) << "^\n";
+  }
+
+  llvm::SourceMgr &sourceMgr;
+};
+} // namespace
+
 void mlir::sdfg::dace::registerImportDaCeSDFGTranslation() {
   *translationOptions;
   static TranslateToMLIRRegistration registration(
@@ -48,6 +142,7 @@ void mlir::sdfg::dace::registerImportDaCeSDFGTranslation() {
       "import a DaCe SDFG file (.sdfg JSON or gzip-compressed .sdfgz)",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *context) -> OwningOpRef<Operation *> {
+        ExcerptDiagnostics excerpts(sourceMgr, context);
         ImportOptions options;
         options.maxConcurrentStreams =
             translationOptions->maxConcurrentStreams;

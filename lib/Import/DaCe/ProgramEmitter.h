@@ -178,11 +178,31 @@ public:
   llvm::StringSet<> scopeLocal;
   /// Containers some access node writes (has an in-edge into).
   llvm::StringSet<> writtenScalars;
+  /// The state and node being emitted, named in a note under every error.
+  const ControlFlowBlock *currentState = nullptr;
+  const Node *currentNode = nullptr;
 
 private:
   friend class ControlFlowEmitter;
   bool hadError = false;
 };
+
+/// Writes `value` to one element of `target`, resolving write conflicts as
+/// `memlet` asks (TaskletEmitter.cpp).
+LogicalResult storeElement(ProgramEmitter &e, const Container &target,
+                           ArrayRef<Value> indices, CValue value,
+                           const Memlet &memlet, bool inKernel,
+                           Location location);
+
+/// Emits the code of a Python tasklet (TaskletCode.cpp): `scope` holds its
+/// input connectors and array connectors, `outputTypes` the element types
+/// of its single-element output connectors; the names the code assigns are
+/// added to `assigned`.
+LogicalResult emitTaskletCode(ProgramEmitter &e, const State &state,
+                              const Node &tasklet, bool inKernel,
+                              ProgramEmitter::Scope &scope,
+                              const llvm::StringMap<Type> &outputTypes,
+                              llvm::StringSet<> &assigned);
 
 /// The memref type of a container (signless element type, the GPU address
 /// space for GPU_Global, static sizes where the shape is a literal, a

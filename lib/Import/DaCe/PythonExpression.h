@@ -17,6 +17,8 @@
 #ifndef SDFGSTREAM_LIB_IMPORT_DACE_PYTHONEXPRESSION_H
 #define SDFGSTREAM_LIB_IMPORT_DACE_PYTHONEXPRESSION_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -86,15 +88,27 @@ struct PyExpr {
   std::string str() const;
 };
 
-/// One simple statement: `target = value` (target a Name, a Subscript or a
-/// Tuple of them), `target op= value` (augmentedOp set), or a bare
-/// expression (target null).
+/// One statement. Simple: `target = value` (target a Name, a Subscript or
+/// a Tuple of them), `target op= value` (augmentedOp set), or a bare
+/// expression (target null). `pass`. Compound, with an indented block (or
+/// simple statements after the colon): `for target in value:` (target a
+/// Name), `while value:`, `if value:` with `orelse` (an `elif` is an If
+/// alone in `orelse`).
 struct PyStatement {
+  enum class Kind { Simple, Pass, For, While, If };
+  Kind kind = Kind::Simple;
   size_t offset = 0;
   PyExprPtr target;
   PyExpr::Op augmentedOp = PyExpr::Op::None;
   PyExprPtr value;
+  std::vector<PyStatement> body;
+  std::vector<PyStatement> orelse;
 };
+
+/// Calls `visit` on every statement of `statements`, blocks included,
+/// outer statements before the ones they hold.
+void forEachStatement(llvm::ArrayRef<PyStatement> statements,
+                      llvm::function_ref<void(const PyStatement &)> visit);
 
 /// A parse error: the message and the byte offset in the parsed string.
 struct PyParseError : llvm::ErrorInfo<PyParseError> {
@@ -111,9 +125,12 @@ struct PyParseError : llvm::ErrorInfo<PyParseError> {
 /// trailing newline allowed).
 llvm::Expected<PyExprPtr> parsePythonExpression(llvm::StringRef text);
 
-/// Parses simple statements separated by newlines or ';' (blank lines and
-/// '#' comments skipped). Compound statements (if, for, while, def, ...)
-/// are a PyParseError naming the keyword.
+/// Parses statements separated by newlines or ';' (blank lines and '#'
+/// comments skipped), with Python's indented blocks for `for`, `while` and
+/// `if`/`elif`/`else`; the first statement's indentation is the outermost
+/// block's (DaCe sometimes indents a whole tasklet body). Other compound
+/// statements (def, with, try, ...), `for`/`while` with `else`, and
+/// `break`, `continue`, `return` are a PyParseError naming the keyword.
 llvm::Expected<std::vector<PyStatement>>
 parsePythonStatements(llvm::StringRef text);
 

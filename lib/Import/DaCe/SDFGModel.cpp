@@ -27,6 +27,18 @@ using llvm::json::Array;
 using llvm::json::Object;
 using JValue = llvm::json::Value;
 
+void mlir::sdfg::dace::attachStateNote(InFlightDiagnostic &diagnostic,
+                                       Location stateLocation,
+                                       const ControlFlowBlock &state,
+                                       const Node *node) {
+  Diagnostic &note = diagnostic.attachNote(stateLocation);
+  note << "in ";
+  if (node)
+    note << "node " << node->id << " (" << node->type << " '" << node->label
+         << "') of ";
+  note << "state '" << state.label << "' (id " << state.id << ")";
+}
+
 namespace {
 
 /// Reads one SDFG. Errors go to the diagnostic engine; `failed` records
@@ -44,8 +56,15 @@ public:
 private:
   InFlightDiagnostic error(llvm::StringRef path) {
     failed = true;
-    return emitError(locate(path));
+    InFlightDiagnostic diagnostic = emitError(locate(path));
+    if (currentState)
+      attachStateNote(diagnostic, locate(currentState->path), *currentState,
+                      currentNode);
+    return diagnostic;
   }
+  /// The state and node being read, named in a note under every error.
+  const ControlFlowBlock *currentState = nullptr;
+  const Node *currentNode = nullptr;
 
   // JSON access with DaCe's defaults.
   const Object *asObject(const JValue *value, llvm::StringRef path,
@@ -753,7 +772,10 @@ bool ModelReader::readState(const Object &object, llvm::StringRef path,
       if (!nodeObject)
         return false;
       Node node;
-      if (!readNode(*nodeObject, nodePath, node))
+      currentNode = &node;
+      bool read = readNode(*nodeObject, nodePath, node);
+      currentNode = nullptr;
+      if (!read)
         return false;
       if (!state.byId.emplace(node.id, state.nodes.size()).second) {
         error(nodePath) << "node id " << node.id << " appears twice";
@@ -925,7 +947,10 @@ bool ModelReader::readBlock(const Object &object, llvm::StringRef path,
 
   if (block.type == "SDFGState") {
     block.kind = ControlFlowBlock::Kind::State;
-    return readState(object, path, block.state);
+    currentState = &block;
+    bool read = readState(object, path, block.state);
+    currentState = nullptr;
+    return read;
   }
   if (block.type == "BreakBlock" || block.type == "ContinueBlock" ||
       block.type == "ReturnBlock") {

@@ -200,6 +200,12 @@ struct SDFGModel {
   ControlFlowRegion cfg;
 };
 
+/// Attaches to `diagnostic` the note that says where the element is: in
+/// node `node` (if any) of state `state`, with their ids and labels, at the
+/// state's position.
+void attachStateNote(InFlightDiagnostic &diagnostic, Location stateLocation,
+                     const ControlFlowBlock &state, const Node *node);
+
 /// Reads the SDFG at the root of `root` (its JSON path is ""). Reports
 /// errors at the element's position through `locate` and returns null.
 std::unique_ptr<SDFGModel> readSDFGModel(const llvm::json::Value &root,

@@ -40,12 +40,11 @@ struct ElementOutput {
 };
 } // namespace
 
-/// Writes `value` to one element, resolving write conflicts as the memlet
-/// asks.
-static LogicalResult storeElement(ProgramEmitter &e, const Container &target,
-                                  ArrayRef<Value> indices, CValue value,
-                                  const Memlet &memlet, bool inKernel,
-                                  Location location) {
+LogicalResult mlir::sdfg::dace::storeElement(ProgramEmitter &e,
+                                            const Container &target,
+                                            ArrayRef<Value> indices,
+                                            CValue value, const Memlet &memlet,
+                                            bool inKernel, Location location) {
   OpBuilder &b = e.builder;
   if (target.onGpu() && !inKernel) {
     e.error(memlet.path) << "host code writes GPU container '"
@@ -225,100 +224,14 @@ LogicalResult ProgramEmitter::emitTasklet(const State &state,
         return failure();
     }
 
-  // The statements, in order; outputs are written after the code.
+  // The code; single-element outputs are written after it.
+  llvm::StringMap<Type> outputTypes;
+  for (auto &[connector, output] : outputs)
+    outputTypes[connector] = output.container.desc->elementType;
   llvm::StringSet<> assigned;
-  for (const PyStatement &statement : tasklet.statements) {
-    if (!statement.target) {
-      if (!emitExpression(*statement.value, tasklet.code.path, &scope))
-        return failure();
-      continue;
-    }
-    const PyExpr &target = *statement.target;
-    CValue value = emitExpression(*statement.value, tasklet.code.path,
-                                      &scope);
-    if (!value)
-      return failure();
-    if (statement.augmentedOp != PyExpr::Op::None) {
-      // x op= v is x = x op v.
-      PyExpr combined{PyExpr::Kind::Binary};
-      combined.op = statement.augmentedOp;
-      combined.operands.push_back(std::make_unique<PyExpr>());
-      combined.operands[0]->kind = PyExpr::Kind::Name;
-      combined.operands[0]->name = "__sdfg_lhs";
-      combined.operands.push_back(std::make_unique<PyExpr>());
-      combined.operands[1]->kind = PyExpr::Kind::Name;
-      combined.operands[1]->name = "__sdfg_rhs";
-      if (target.kind != PyExpr::Kind::Name) {
-        error(tasklet.code.path) << "augmented assignment to '" << target.str()
-                                 << "' is not supported";
-        return failure();
-      }
-      CValue current = emitExpression(target, tasklet.code.path, &scope);
-      if (!current)
-        return failure();
-      Scope operands;
-      operands.values["__sdfg_lhs"] = current;
-      operands.values["__sdfg_rhs"] = value;
-      value = emitExpression(combined, tasklet.code.path, &operands);
-      if (!value)
-        return failure();
-      value = convert(value, current.getType(), current.isUnsigned, location);
-    }
-    if (target.kind == PyExpr::Kind::Name) {
-      scope.values[target.name] = value;
-      assigned.insert(target.name);
-      continue;
-    }
-    if (target.kind == PyExpr::Kind::Subscript &&
-        target.operands[0]->kind == PyExpr::Kind::Name) {
-      auto array = scope.arrays.find(target.operands[0]->name);
-      if (array == scope.arrays.end()) {
-        error(tasklet.code.path) << "tasklet '" << tasklet.label
-                                 << "' writes '" << target.operands[0]->name
-                                 << "', which is not an array connector";
-        return failure();
-      }
-      SmallVector<Value> indices(array->second.base.begin(),
-                                 array->second.base.end());
-      size_t count = target.operands.size() - 1;
-      if (count != array->second.freeDims.size() && count != indices.size()) {
-        error(tasklet.code.path) << "'" << target.str()
-                                 << "' has the wrong number of indices";
-        return failure();
-      }
-      for (size_t i = 0; i < count; ++i) {
-        CValue index =
-            emitExpression(*target.operands[i + 1], tasklet.code.path, &scope);
-        if (!index)
-          return failure();
-        Value offset =
-            convert(index, builder.getIndexType(), false, location).value;
-        unsigned dim =
-            count == indices.size() ? i : array->second.freeDims[i];
-        indices[dim] =
-            builder.createOrFold<arith::AddIOp>(location, indices[dim], offset);
-      }
-      const Memlet *memlet = nullptr;
-      for (const StateEdge &edge : state.edges)
-        if (edge.src == tasklet.id &&
-            edge.srcConnector == target.operands[0]->name)
-          memlet = &edge.memlet;
-      if (!memlet) {
-        error(tasklet.code.path) << "'" << target.operands[0]->name
-                                 << "' is not an output of tasklet '"
-                                 << tasklet.label << "'";
-        return failure();
-      }
-      Container container{array->second.desc, array->second.memref};
-      if (failed(storeElement(*this, container, indices, value, *memlet,
-                              kernel, location)))
-        return failure();
-      continue;
-    }
-    error(tasklet.code.path) << "assignment to '" << target.str()
-                             << "' is not supported";
+  if (failed(emitTaskletCode(*this, state, tasklet, kernel, scope, outputTypes,
+                             assigned)))
     return failure();
-  }
 
   for (auto &[connector, output] : outputs) {
     if (!assigned.contains(connector))

@@ -59,8 +59,10 @@ static void collectControlFlowReads(const ControlFlowRegion &region,
     if (block.loopCondition.expr)
       namesOf(*block.loopCondition.expr, names);
     for (const auto *statements : {&block.init, &block.update})
-      for (const PyStatement &statement : *statements)
-        namesOf(*statement.value, names);
+      forEachStatement(*statements, [&](const PyStatement &statement) {
+        if (statement.value)
+          namesOf(*statement.value, names);
+      });
     if (block.body)
       collectControlFlowReads(*block.body, names);
     for (const auto &branch : block.branches) {

@@ -99,21 +99,50 @@ std::string spellAugmented(PyExpr::Op op) {
   }
 }
 
+/// Prints `statements` one per line, blocks indented by two spaces.
+void printStatements(const std::vector<PyStatement> &statements,
+                     const std::string &indent, std::string &result) {
+  for (const PyStatement &statement : statements) {
+    result += indent;
+    switch (statement.kind) {
+    case PyStatement::Kind::Pass:
+      result += "pass\n";
+      continue;
+    case PyStatement::Kind::For:
+      result += "for " + statement.target->str() + " in " +
+                statement.value->str() + ":\n";
+      break;
+    case PyStatement::Kind::While:
+      result += "while " + statement.value->str() + ":\n";
+      break;
+    case PyStatement::Kind::If:
+      result += "if " + statement.value->str() + ":\n";
+      break;
+    case PyStatement::Kind::Simple:
+      if (statement.target)
+        result += statement.target->str() + " " +
+                  (statement.augmentedOp == PyExpr::Op::None
+                       ? std::string("=")
+                       : spellAugmented(statement.augmentedOp)) +
+                  " ";
+      result += statement.value->str() + "\n";
+      continue;
+    }
+    printStatements(statement.body, indent + "  ", result);
+    if (!statement.orelse.empty()) {
+      result += indent + "else:\n";
+      printStatements(statement.orelse, indent + "  ", result);
+    }
+  }
+}
+
 /// The statements of `text`, one per line, or "error: ...".
 std::string statements(StringRef text) {
   llvm::Expected<std::vector<PyStatement>> parsed = parsePythonStatements(text);
   if (!parsed)
     return "error: " + llvm::toString(parsed.takeError());
   std::string result;
-  for (const PyStatement &statement : *parsed) {
-    if (statement.target)
-      result += statement.target->str() + " " +
-                (statement.augmentedOp == PyExpr::Op::None
-                     ? std::string("=")
-                     : spellAugmented(statement.augmentedOp)) +
-                " ";
-    result += statement.value->str() + "\n";
-  }
+  printStatements(*parsed, "", result);
   return result;
 }
 
@@ -579,8 +608,63 @@ TEST(PythonStatementsTest, Indentation) {
 }
 
 TEST(PythonStatementsTest, CompoundStatements) {
-  for (const char *keyword : {"if", "for", "while", "def", "class", "with",
-                              "try", "elif", "else", "async"}) {
+  EXPECT_EQ(statements("x = a\nfor k in range(K):\n    x = x * 2\n    y = x\n"
+                       "z = x"),
+            "x = a\nfor k in range(K):\n  x = (x * 2)\n  y = x\nz = x\n");
+  EXPECT_EQ(statements("while k < n:\n\tk += 1\n"),
+            "while (k < n):\n  k += 1\n");
+  // elif is an else holding one if; pass is a statement of its own.
+  EXPECT_EQ(statements("if a:\n  x = 1\nelif b:\n  pass\nelse:\n  x = 2"),
+            "if a:\n  x = 1\nelse:\n  if b:\n    pass\n  else:\n    x = 2\n");
+  // Nested blocks, a suite on the header's line, a uniformly indented body.
+  EXPECT_EQ(statements("  for i in range(3):\n    if i > 0: x += i; y = 1\n"
+                       "    z = 2\n  w = 3"),
+            "for i in range(3):\n  if (i > 0):\n    x += i\n    y = 1\n  "
+            "z = 2\nw = 3\n");
+  EXPECT_EQ(statements("if a:\n  for i in range(2):\n    x = i\nelse:\n  x = 0"),
+            "if a:\n  for i in range(2):\n    x = i\nelse:\n  x = 0\n");
+
+  std::vector<PyStatement> parsed =
+      cantFail(parsePythonStatements("x = 0\nfor k in range(4):\n  x += k"));
+  ASSERT_EQ(parsed.size(), 2u);
+  EXPECT_EQ(parsed[1].kind, PyStatement::Kind::For);
+  EXPECT_EQ(parsed[1].offset, 6u);
+  EXPECT_EQ(parsed[1].target->name, "k");
+  EXPECT_EQ(parsed[1].value->str(), "range(4)");
+  ASSERT_EQ(parsed[1].body.size(), 1u);
+  EXPECT_EQ(parsed[1].body[0].offset, 27u);
+}
+
+TEST(PythonStatementsTest, CompoundStatementErrors) {
+  struct {
+    const char *text;
+    const char *message;
+    size_t offset;
+  } cases[] = {
+      {"for k in range(3):\nx = 1", "expected an indented block", 19},
+      {"for k in range(3):", "expected an indented block", 18},
+      {"if a\n  x = 1", "expected ':', found newline", 4},
+      {"for k range(3):\n  x", "expected 'in', found 'range'", 6},
+      {"for a, b in c:\n  x", "a tuple as the loop variable is not supported",
+       5},
+      {"for 1 in c:\n  x", "expected the loop variable's name, found '1'", 4},
+      {"for k in c:\n  x\nelse:\n  y",
+       "'for' with an 'else' block is not supported", 16},
+      {"while a:\n  x\nelse:\n  y",
+       "'while' with an 'else' block is not supported", 13},
+      {"else:\n  x = 1", "'else' without a matching 'if'", 0},
+      {"x = 1\nelif a:\n  x = 1", "'elif' without a matching 'if'", 6},
+      {"x = 1; if a: y = 2", "'if' must start its own line", 7},
+      {"if a:\n    x = 1\n  y = 2",
+       "unindent does not match any enclosing block's indentation", 18},
+      {"if a:\n  x = 1\n    y = 2", "unexpected indentation", 18},
+  };
+  for (const auto &c : cases) {
+    Failure failure = statementsError(c.text);
+    EXPECT_EQ(failure.message, c.message) << c.text;
+    EXPECT_EQ(failure.offset, c.offset) << c.text;
+  }
+  for (const char *keyword : {"def", "class", "with", "try", "async"}) {
     Failure failure =
         statementsError(std::string("x = 1\n") + keyword + " y:\n  z = 1");
     EXPECT_EQ(failure.message, std::string("compound statement '") + keyword +
@@ -588,13 +672,20 @@ TEST(PythonStatementsTest, CompoundStatements) {
     EXPECT_EQ(failure.offset, 6u);
   }
   for (const char *keyword :
-       {"return", "pass", "break", "continue", "del", "import", "from",
-        "global", "assert", "raise", "yield", "nonlocal"}) {
+       {"return", "break", "continue", "del", "import", "from", "global",
+        "assert", "raise", "yield", "nonlocal"}) {
     Failure failure = statementsError(std::string(keyword) + " x");
     EXPECT_EQ(failure.message,
               std::string("'") + keyword + "' statements are not supported");
     EXPECT_EQ(failure.offset, 0u);
   }
+  // Blocks nested past the parser's limit fail instead of recursing on.
+  std::string deep;
+  for (int i = 0; i < 300; ++i)
+    deep += std::string(i, ' ') + "if a:\n";
+  deep += std::string(300, ' ') + "x = 1";
+  EXPECT_EQ(statementsError(deep).message,
+            "blocks nested too deeply (more than 256 levels)");
 }
 
 TEST(PythonStatementsTest, Errors) {

@@ -186,7 +186,7 @@ def _compile_program(name, opts):
         return res
     t = time.time()
     imp = subprocess.run([opts.sdfg_translate, "--import-dace-sdfg", src],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=tool_env())
     if imp.returncode != 0:
         res.update(status="SKIP", detail=first_error(imp.stderr))
         with open(os.path.join(work, "SKIP"), "w") as f:
@@ -201,7 +201,7 @@ def _compile_program(name, opts):
         cmd.append("--concurrent-streams")
     if opts.gpu and opts.compile_args:
         cmd += opts.compile_args.split()
-    comp = subprocess.run(cmd, capture_output=True, text=True)
+    comp = subprocess.run(cmd, capture_output=True, text=True, env=tool_env())
     if comp.returncode != 0:
         res.update(status="FAIL", detail="sdfg-compile failed: " + first_error(comp.stderr))
         return res
@@ -354,6 +354,14 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload):
         prefix = "%d of %d runs wrong; " % (wrong, repeat) if repeat > 1 else ""
         return "FAIL", prefix + "; ".join(details)
     return "PASS", ("%d runs" % repeat) if repeat > 1 else ""
+
+
+def tool_env():
+    """The environment for sdfg-translate and sdfg-compile: without
+    LD_PRELOAD, which lit sets to the ASan runtime in the instrumented build
+    (scripts/sanitize.sh) for python's sake; the tools link their own and
+    abort when a second one is preloaded. The ctypes child keeps it."""
+    return {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
 
 
 def run_program(res, opts):

@@ -1,6 +1,6 @@
 """A dependent pair of GPU maps on different streams: map 1 writes the
-GPU_Global transient T (K-iteration FMA chain per element, as in
-independent_maps); T fans out to two consumer maps (Y = heavy(T),
+GPU_Global transient T (K-iteration FMA chain per element in a tasklet's
+`for` loop, as in independent_maps); T fans out to two consumer maps (Y = heavy(T),
 Z = T * 2), so in DaCe's stream assignment one consumer gets T's stream and
 the other a new one, with an event on the edge T -> consumer. N and K are
 symbols."""
@@ -15,15 +15,21 @@ K = dace.symbol('K')
 def dependent_maps(X: dace.float32[N], Y: dace.float32[N], Z: dace.float32[N]):
     T = np.empty_like(X)
     for i in dace.map[0:N]:
-        x = X[i]
-        for k in range(K):
-            x = x * np.float32(0.999) + np.float32(0.001)
-        T[i] = x
+        with dace.tasklet:
+            xin << X[i]
+            tout >> T[i]
+            x = xin
+            for k in range(K):
+                x = x * dace.float32(0.999) + dace.float32(0.001)
+            tout = x
     for i in dace.map[0:N]:
-        y = T[i]
-        for k in range(K):
-            y = y * np.float32(0.998) + np.float32(0.002)
-        Y[i] = y
+        with dace.tasklet:
+            tin << T[i]
+            yout >> Y[i]
+            y = tin
+            for k in range(K):
+                y = y * dace.float32(0.998) + dace.float32(0.002)
+            yout = y
     for i in dace.map[0:N]:
         Z[i] = T[i] * np.float32(2.0)
 
@@ -32,7 +38,7 @@ program = dependent_maps
 OUTPUTS = ['Y', 'Z']
 TOLERANCE = dict(rtol=1e-5, atol=1e-5)
 # Checked by generate.py against corpus_lib.summarize().
-EXPECT = dict(max_gpu_maps_per_state=3, transients='Array GPU_Global')
+EXPECT = dict(max_gpu_maps_per_state=3, nested_sdfgs=0, transients='Array GPU_Global')
 
 
 def make_inputs(rng):
