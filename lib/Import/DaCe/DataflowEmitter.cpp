@@ -319,7 +319,8 @@ LogicalResult StateEmitter::emitMap(size_t entry) {
 }
 
 Value ProgramEmitter::boxView(const Container &container, const Subset *subset,
-                            Location location) {
+                            Location location,
+                            SmallVectorImpl<unsigned> *keptDims) {
   OpBuilder &b = builder;
   auto type = cast<MemRefType>(container.memref.getType());
   if (type.getRank() == 0)
@@ -355,6 +356,8 @@ Value ProgramEmitter::boxView(const Container &container, const Subset *subset,
       std::optional<int64_t> constant = getConstantIntValue(folded);
       if (constant && *constant == 1)
         continue;
+      if (keptDims)
+        keptDims->push_back(offsets.size() - 1);
       resultShape.push_back(constant ? *constant : ShapedType::kDynamic);
     }
   } else {
@@ -368,8 +371,11 @@ Value ProgramEmitter::boxView(const Container &container, const Subset *subset,
                                  .getResult())
               : OpFoldResult(b.getIndexAttr(type.getDimSize(i)));
       sizes.push_back(size);
-      if (type.getDimSize(i) != 1)
+      if (type.getDimSize(i) != 1) {
+        if (keptDims)
+          keptDims->push_back(i);
         resultShape.push_back(type.getDimSize(i));
+      }
     }
   }
   auto viewType = memref::SubViewOp::inferRankReducedResultType(

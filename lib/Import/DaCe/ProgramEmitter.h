@@ -131,13 +131,21 @@ public:
   /// Allocates one transient at the builder's position.
   Value allocate(const DataDesc &desc, bool inKernel);
   /// A view of the box `subset` (the whole container if null) of a
-  /// container, with the dimensions of size one dropped.
+  /// container, with the dimensions of size one dropped; `keptDims` (if
+  /// given) receives the container dimensions the view keeps.
   Value boxView(const Container &container, const Subset *subset,
-                Location location);
+                Location location,
+                SmallVectorImpl<unsigned> *keptDims = nullptr);
   /// The number of elements of one dimension of a range.
   Value rangeSize(const RangeDim &dim, Location location);
-  /// A Reduce library node (ReduceEmitter.cpp).
+  /// A Reduce library node (ReduceEmitter.cpp); over some axes only
+  /// (PartialReduce.cpp), reading the view `source` into `target`.
   LogicalResult emitReduce(const State &state, const Node &reduce);
+  LogicalResult emitPartialReduce(const Node &reduce, Value source,
+                                  ArrayRef<bool> reduced, Value target,
+                                  bool onGpu, bool isUnsigned);
+  /// The start value of a Reduce node with an identity, as `type`.
+  Value reduceIdentity(const Node &reduce, Type type);
   /// Puts a GPU op on the stream slot of `owner` and counts the slot.
   void setSlot(Operation *op, const Node &owner);
   /// Indices of the first element of `subset` in `container` (its DaCe

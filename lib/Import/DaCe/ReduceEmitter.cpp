@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // dace.libraries.standard.nodes.reduce.Reduce over all axes with a Sum, Min
-// or Max lambda is sdfg.reduce. sdfg.reduce overwrites its output; DaCe's
+// or Max lambda is sdfg.reduce (over some axes: PartialReduce.cpp). sdfg.reduce overwrites its output; DaCe's
 // node starts from `identity`, or, without one, accumulates into the output
 // (reduce.py::ExpandReducePure), so those reduce into a temporary and
 // combine it with the start value in a one-thread kernel (host code for
@@ -91,6 +91,29 @@ static bool coversWhole(const Subset &subset, const DataDesc &desc) {
   return true;
 }
 
+Value ProgramEmitter::reduceIdentity(const Node &reduce, Type type) {
+  Location location = loc(reduce.path);
+  llvm::StringRef text = llvm::StringRef(*reduce.reduceIdentity).trim();
+  int64_t integer;
+  if (isa<IntegerType>(type) && !text.getAsInteger(10, integer))
+    return arith::ConstantIntOp::create(builder, location, type, integer);
+  double value = 0;
+  if (text == "inf" || text == "math.inf" || text == "oo")
+    value = INFINITY;
+  else if (text == "-inf" || text == "-math.inf" || text == "-oo")
+    value = -INFINITY;
+  else if (text.getAsDouble(value)) {
+    error(reduce.path) << "Reduce node '" << reduce.label
+                       << "' has the identity '" << text
+                       << "', which is not a number";
+    return {};
+  }
+  PyExpr identity{PyExpr::Kind::Float};
+  identity.floatValue = value;
+  return convert(emitExpression(identity, reduce.path), type, false, location)
+      .value;
+}
+
 LogicalResult ProgramEmitter::emitReduce(const State &state,
                                          const Node &reduce) {
   Location location = loc(reduce.path);
@@ -117,6 +140,48 @@ LogicalResult ProgramEmitter::emitReduce(const State &state,
                        << "' uses an unknown container";
     return failure();
   }
+  if (input->second.onGpu() != output->second.onGpu()) {
+    error(reduce.path) << "Reduce node '" << reduce.label
+                       << "' reads and writes different memories";
+    return failure();
+  }
+  if (signlessType(output->second.desc->elementType) !=
+      signlessType(input->second.desc->elementType)) {
+    error(reduce.path) << "Reduce node '" << reduce.label
+                       << "' changes the element type";
+    return failure();
+  }
+  // Over some axes only: its own code (PartialReduce.cpp).
+  if (reduce.reduceAxes) {
+    SmallVector<unsigned> kept;
+    Value view = boxView(input->second,
+                         in->memlet.subset ? &*in->memlet.subset : nullptr,
+                         location, &kept);
+    if (!view)
+      return failure();
+    int64_t rank = input->second.desc->shape.size();
+    for (int64_t axis : *reduce.reduceAxes)
+      if (axis < 0 || axis >= rank) {
+        error(reduce.path) << "Reduce node '" << reduce.label << "': axis "
+                           << axis << " of a " << rank
+                           << "-dimensional input";
+        return failure();
+      }
+    // Axes of size one (dropped from the view) reduce nothing.
+    SmallVector<bool> reduced;
+    for (unsigned dim : kept)
+      reduced.push_back(llvm::is_contained(*reduce.reduceAxes, dim));
+    if (!llvm::all_of(reduced, [](bool r) { return r; })) {
+      Value target = boxView(
+          output->second, out->memlet.subset ? &*out->memlet.subset : nullptr,
+          location);
+      if (!target)
+        return failure();
+      return emitPartialReduce(
+          reduce, view, reduced, target, input->second.onGpu(),
+          input->second.desc->elementType.isUnsignedInteger());
+    }
+  }
   Type elementType = signlessType(input->second.desc->elementType);
   std::optional<arith::AtomicRMWKind> atomic = atomicKind(
       *reduce.reduceWcr, elementType,
@@ -138,16 +203,6 @@ LogicalResult ProgramEmitter::emitReduce(const State &state,
                           "signed integers and floats are)";
     return failure();
   }
-  if (input->second.onGpu() != output->second.onGpu()) {
-    error(reduce.path) << "Reduce node '" << reduce.label
-                       << "' reads and writes different memories";
-    return failure();
-  }
-  if (signlessType(output->second.desc->elementType) != elementType) {
-    error(reduce.path) << "Reduce node '" << reduce.label
-                       << "' changes the element type";
-    return failure();
-  }
   // All of a row-major container is read as one run.
   bool whole = !in->memlet.subset ||
                coversWhole(*in->memlet.subset, *input->second.desc);
@@ -164,12 +219,6 @@ LogicalResult ProgramEmitter::emitReduce(const State &state,
   if (!source || !target)
     return failure();
   auto sourceType = cast<MemRefType>(source.getType());
-  if (reduce.reduceAxes &&
-      static_cast<int64_t>(reduce.reduceAxes->size()) != sourceType.getRank()) {
-    error(reduce.path) << "Reduce node '" << reduce.label
-                       << "' over some axes only is not supported";
-    return failure();
-  }
   if (sourceType.getRank() > 1) {
     SmallVector<ReassociationIndices> all(1);
     for (int64_t i = 0; i < sourceType.getRank(); ++i)
@@ -214,12 +263,7 @@ LogicalResult ProgramEmitter::emitReduce(const State &state,
         memref::LoadOp::create(builder, location, into, ValueRange()), false};
     CValue start;
     if (reduce.reduceIdentity) {
-      PyExpr identity{PyExpr::Kind::Float};
-      double value = 0;
-      llvm::StringRef(*reduce.reduceIdentity).trim().getAsDouble(value);
-      identity.floatValue = value;
-      start = convert(emitExpression(identity, reduce.path), elementType,
-                      false, location);
+      start = {reduceIdentity(reduce, elementType), false};
     } else {
       start = {memref::LoadOp::create(builder, location, target, ValueRange()),
                false};
