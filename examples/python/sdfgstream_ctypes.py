@@ -35,6 +35,7 @@ __all__ = [
     "memref_layout",
     "memref_type",
     "parse_header",
+    "parse_parameters",
 ]
 
 # Element type -> (C spelling in the generated header, ctypes type).
@@ -257,10 +258,26 @@ class Library:
         except AttributeError:
             raise ProgramError(name, -1, "%s was built before graph mode" % self.path)
 
-    def program(self, name, arguments, stream=True):
+    def program(self, name, arguments, stream=True, names=None):
         """Declares `_mlir_ciface_<name>`. `arguments` lists MemRefArg and
-        ctypes scalar types in order; `stream` adds the trailing `void *`."""
-        return Program(self, name, arguments, stream)
+        ctypes scalar types in order; `stream` adds the trailing `void *`;
+        `names` (optional) names the arguments for keyword calls."""
+        return Program(self, name, arguments, stream, names)
+
+    def program_from_header(self, name, header_text):
+        """Declares `_mlir_ciface_<name>` as the header sdfg-compile --header
+        wrote declares it: argument types, and names as the header spells
+        them (for an imported DaCe SDFG, DaCe's own names: the program is
+        then called with keywords, `prog(A=x, N=n, stream=s)`)."""
+        parameters = parse_parameters(header_text)
+        if name not in parameters:
+            raise KeyError("_mlir_ciface_%s is not declared in the header" % name)
+        params = parameters[name]
+        stream = bool(params) and params[-1][0] == "void *"
+        if stream:
+            params = params[:-1]
+        arguments = [_argument_of_spelling(spelling) for spelling, _ in params]
+        return Program(self, name, arguments, stream, [n for _, n in params])
 
 
 class Program:
@@ -268,10 +285,14 @@ class Program:
     for a GPU program, `stream=` the raw stream handle (an int: CuPy's
     Stream.ptr, PyTorch's Stream.cuda_stream)."""
 
-    def __init__(self, library, name, arguments, stream=True):
+    def __init__(self, library, name, arguments, stream=True, names=None):
         self.library = library
         self.name = name
         self.arguments = list(arguments)
+        if names is not None and len(names) != len(self.arguments):
+            raise ValueError("%s: %d names for %d arguments"
+                             % (name, len(names), len(self.arguments)))
+        self.names = list(names) if names is not None else None
         self.has_stream = stream
         self.function = getattr(library.dll, "_mlir_ciface_" + name)
         argtypes = [a.ctype if isinstance(a, MemRefArg) else a for a in self.arguments]
@@ -289,8 +310,32 @@ class Program:
             spellings.append("void *")
         return spellings
 
-    def call(self, *args, stream=None):
-        """Calls the program and returns its status (0: all enqueued)."""
+    def _bind(self, args, kwargs):
+        """The arguments in order, from positional ones and keywords."""
+        if not kwargs:
+            return args
+        if self.names is None:
+            raise TypeError("%s: keyword arguments need argument names "
+                            "(Library.program_from_header)" % self.name)
+        values = list(args) + [None] * (len(self.names) - len(args))
+        for key, value in kwargs.items():
+            if key not in self.names:
+                raise TypeError("%s has no argument '%s' (it takes %s)"
+                                % (self.name, key, ", ".join(self.names)))
+            index = self.names.index(key)
+            if index < len(args):
+                raise TypeError("%s: '%s' given twice" % (self.name, key))
+            values[index] = value
+        missing = [n for n, v in zip(self.names, values) if v is None]
+        if missing:
+            raise TypeError("%s: missing %s" % (self.name, ", ".join(missing)))
+        return values
+
+    def call(self, *args, stream=None, **kwargs):
+        """Calls the program and returns its status (0: all enqueued).
+        Arguments go by position, or by name (keywords) when the program
+        knows its argument names."""
+        args = self._bind(args, kwargs)
         if len(args) != len(self.arguments):
             raise TypeError("%s takes %d arguments (%d given)"
                             % (self.name, len(self.arguments), len(args)))
@@ -308,9 +353,9 @@ class Program:
             raise TypeError("%s does no GPU work and takes no stream" % self.name)
         return self.function(*values)
 
-    def __call__(self, *args, stream=None):
+    def __call__(self, *args, stream=None, **kwargs):
         """Calls the program; raises ProgramError on a non-zero status."""
-        status = self.call(*args, stream=stream)
+        status = self.call(*args, stream=stream, **kwargs)
         if status != 0:
             raise ProgramError(self.name, status, self.library.last_error())
         return status
@@ -343,6 +388,37 @@ def parse_header(text):
         fields = re.findall(r"(\w+)\s*(?:\[\d+\])?\s*;", match.group(1))
         structs[match.group(2)] = fields
     return prototypes, structs
+
+
+def parse_parameters(text):
+    """{program: [(C parameter type, parameter name)]} of a header written by
+    sdfg-translate --sdfg-to-c-header (names as the header spells them: the
+    MLIR argument names, or DaCe's for an imported SDFG)."""
+    parameters = {}
+    for match in re.finditer(r"int32_t\s+_mlir_ciface_(\w+)\s*\(([^)]*)\)\s*;", text):
+        params = []
+        for param in match.group(2).split(","):
+            param = " ".join(param.split())
+            if not param or param == "void":
+                continue
+            spelling, name = re.match(r"^(.*?)\s*(\w+)$", param).groups()
+            params.append((_normalize(spelling), name))
+        parameters[match.group(1)] = params
+    return parameters
+
+
+_SPELLING_SCALAR = {spelling: ctype for ctype, spelling in _SCALAR_SPELLING.items()}
+_C_ELEMENT = {c_name: element for element, (c_name, _) in ELEMENT_TYPES.items()}
+
+
+def _argument_of_spelling(spelling):
+    """A MemRefArg or ctypes scalar type from a header parameter type."""
+    match = re.match(r"^sdfg_memref_(\d+)d_(\w+) \*$", spelling)
+    if match and match.group(2) in _C_ELEMENT:
+        return MemRefArg(int(match.group(1)), _C_ELEMENT[match.group(2)])
+    if spelling in _SPELLING_SCALAR:
+        return _SPELLING_SCALAR[spelling]
+    raise ValueError("parameter type '%s' is not supported here" % spelling)
 
 
 def check_header(programs, header_text):

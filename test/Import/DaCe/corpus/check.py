@@ -271,8 +271,17 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload):
             arguments.append(CTYPES[element])
             kinds.append(("scalar", False))
     lib = sc.Library(lib_path)
-    prog = lib.program(program, arguments, stream=has_stream)
-    problems = sc.check_header([prog], open(header_path).read())
+    # The Python client declares the program from the header, which names
+    # the arguments as DaCe does; the calls below pass them by those names.
+    header_text = open(header_path).read()
+    prog = lib.program_from_header(program, header_text)
+    if prog.names != [r["name"] for r in rows]:
+        return "FAIL", "header names %s, DaCe %s" % (prog.names, [r["name"] for r in rows])
+    expected = lib.program(program, arguments, stream=has_stream)
+    if prog.c_spellings() != expected.c_spellings():
+        return "FAIL", "header types %s, manifest %s" % (prog.c_spellings(),
+                                                         expected.c_spellings())
+    problems = sc.check_header([prog], header_text)
     if problems:
         return "FAIL", "; ".join(problems)
 
@@ -302,7 +311,7 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload):
                 # `copies`) reads them from the descriptor.
                 desc = sc.memref_from_array(value, contiguous=False)
                 keep.append(desc)
-                values.append(ctypes.pointer(desc))
+                values.append(desc)
             else:
                 if key in ref.files:
                     v = ref[key][()]
@@ -313,13 +322,11 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload):
             with stream:
                 spin((1,), (1,), (np.int64(cycles),))
             # A program without GPU work (cpu_sequential) takes no stream.
-            status = prog.function(*(values + ([ctypes.c_void_p(stream.ptr)]
-                                               if has_stream else [])))
+            status = prog.call(stream=stream.ptr if has_stream else None,
+                               **dict(zip(prog.names, values)))
             stream.synchronize()
         else:
-            if has_stream:
-                values.append(ctypes.c_void_p(0))
-            status = prog.function(*values)
+            status = prog.call(**dict(zip(prog.names, values)))
         if status != 0:
             return "FAIL", "run %d: status %d: %s" % (run, status, lib.last_error())
         bad = []
