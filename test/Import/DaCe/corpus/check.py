@@ -23,10 +23,11 @@ Modes:
              #gpu.address_space<global> gets a CuPy device array, any other
              memref a NumPy host array (DaCe programs take host arrays and
              copy them to GPU transients themselves). The call goes on a
-             non-blocking CuPy stream right after a ~50 ms spin kernel on it
+             non-blocking CuPy stream right after a spin kernel on it (50 ms,
+             --spin-ms)
              (so the program's work is still queued when the call returns),
              then the stream is synchronized and the outputs compared.
-             --repeat N runs each program N times (fresh inputs each time)
+             --repeat N runs each program N times (fresh copies of the inputs)
              and counts the wrong runs.
 
 Each program runs in a child process, so that a crash is one FAIL, not the
@@ -220,12 +221,12 @@ extern "C" __global__ void sdfgstream_spin(long long cycles) {
 """
 
 
-def spin_cycles(cp):
+def spin_cycles(cp, ms):
     rate_khz = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["clockRate"]
-    return int(rate_khz * 1000 * 0.050)  # ~50 ms
+    return int(rate_khz * ms)
 
 
-def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload):
+def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin_ms):
     """Runs one program; returns (status, detail)."""
     if preload:
         ctypes.CDLL(preload, mode=ctypes.RTLD_GLOBAL)
@@ -289,7 +290,7 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload):
     if gpu:
         import cupy as cp
         spin = cp.RawKernel(SPIN_SOURCE, "sdfgstream_spin")
-        cycles = spin_cycles(cp)
+        cycles = spin_cycles(cp, spin_ms)
         stream = cp.cuda.Stream(non_blocking=True)
 
     wrong, details = 0, []
@@ -373,7 +374,8 @@ def tool_env():
 
 def run_program(res, opts):
     cmd = [sys.executable, os.path.abspath(__file__), "--_child", res["name"], res["lib"],
-           res["header"], res["mlir"], "--repeat", str(opts.repeat)]
+           res["header"], res["mlir"], "--repeat", str(opts.repeat),
+           "--spin-ms", str(opts.spin_ms)]
     if opts.preload:
         cmd += ["--preload", opts.preload]
     if opts.gpu:
@@ -395,6 +397,8 @@ def main(argv):
     ap.add_argument("--gpu", action="store_true")
     ap.add_argument("--concurrent-streams", action="store_true")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--spin-ms", type=float, default=50.0,
+                    help="how long the spin kernel ahead of each GPU call runs")
     ap.add_argument("--build-dir", default=os.environ.get("SDFGSTREAM_BUILD_DIR",
                                                           os.path.join(REPO, "build")))
     ap.add_argument("--sdfg-compile")
@@ -420,7 +424,7 @@ def main(argv):
         name, lib, header, mlir = opts._child
         try:
             status, detail = run_child(name, lib, header, mlir, opts.gpu, opts.repeat,
-                                       opts.preload)
+                                       opts.preload, opts.spin_ms)
         except Exception as e:  # reported as a FAIL by the parent
             import traceback
             traceback.print_exc()
@@ -466,7 +470,7 @@ def main(argv):
                     status, detail = res["status"], res["detail"]
                 results[name] = (status, detail)
                 line = "%s %s" % (status, name)
-                if detail and status != "PASS":
+                if detail:
                     line += ": " + detail
                 elif detail:
                     line += " (%s)" % detail

@@ -5,7 +5,9 @@ The chain is a `for k in range(K)` loop inside an explicit Python tasklet
 in the map body outside a tasklet would make a nested SDFG instead). N and
 K are symbols, so a GPU test can pick sizes that run about 1 ms per map on
 an H100 (few threads, many iterations: the maps must not fill the GPU to
-run side by side); make_inputs is small."""
+run side by side); make_inputs is small. The arrays are GPU_Global
+arguments, as a GT4Py or CuPy caller passes device arrays: the state is the
+two maps alone, with no copies around them."""
 import dace
 import numpy as np
 
@@ -14,7 +16,8 @@ K = dace.symbol('K')
 
 
 @dace.program
-def independent_maps(X: dace.float32[N], Y: dace.float32[N]):
+def independent_maps(X: dace.float32[N] @ dace.StorageType.GPU_Global,
+                     Y: dace.float32[N] @ dace.StorageType.GPU_Global):
     for i in dace.map[0:N]:
         with dace.tasklet:
             xin << X[i]
