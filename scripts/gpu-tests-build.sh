@@ -10,6 +10,8 @@
 #                  driver), sdfg-gpu-run and the integration programs
 #                  (libsdfg-gpu-integration-*.so, test/GPU/integration)
 #   .device/lit/   the lit test runner (pure Python)
+#   .device/dace/  the DaCe corpus built for the GPU and the DaCe benchmark
+#                  libraries (bench/dace/build.sh; test/GPU/dace)
 #   .device/python/ the Python client example (examples/python): its program
 #                  compiled by sdfg-compile (smooth_axpy.so, sm_90 fatbin, the
 #                  runtime linked in; smooth_axpy.h; smooth_axpy_graph.so in
@@ -40,4 +42,5 @@ mkdir -p "$root/.device/python"
   -o "$root/.device/python/smooth_axpy_graph.so"
 cp "$root/examples/python/smooth_axpy.py" "$root/examples/python/sdfgstream_ctypes.py" \
   "$root/examples/python/graph_mode.py" "$root/.device/python/"
+"$root/bench/dace/build.sh"
 du -sh "$root/.device"
