@@ -45,6 +45,10 @@ struct CValue {
 
 /// Where a container lives in the program being built.
 struct Container {
+  Container() = default;
+  Container(const DataDesc *desc, Value memref, Value value = {})
+      : desc(desc), memref(memref), value(value) {}
+
   const DataDesc *desc = nullptr;
   /// The memref (for a non-transient Scalar the program writes: a rank-0
   /// copy of the argument).

@@ -66,7 +66,10 @@ struct PyExpr {
   };
   enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
 
-  Kind kind;
+  PyExpr() = default;
+  explicit PyExpr(Kind kind) : kind(kind) {}
+
+  Kind kind = Kind::None;
   /// Byte offset of the node's first character in the parsed string.
   size_t offset = 0;
   Op op = Op::None;
