@@ -14,9 +14,11 @@
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -124,6 +126,28 @@ public:
       noteHalfType(scalar);
       return scalar;
     }
+    // A pointer (an opaque address, e.g. a buffer a CUF or C caller owns).
+    if (isa<LLVM::LLVMPointerType>(type))
+      return std::string("void *");
+    // An unranked memref: MLIR's C interface passes a pointer to
+    // {rank, pointer to the ranked descriptor}.
+    if (auto unranked = dyn_cast<UnrankedMemRefType>(type)) {
+      if (getScalarCType(unranked.getElementType(), /*byValue=*/false).empty())
+        return emitError(loc) << "memref element type "
+                              << unranked.getElementType()
+                              << " has no C equivalent";
+      std::string name = "sdfg_unranked_memref";
+      if (definedStructs.insert(name).second)
+        os << "#ifndef SDFG_UNRANKED_MEMREF_DEFINED\n"
+           << "#define SDFG_UNRANKED_MEMREF_DEFINED\n"
+           << "/* An unranked memref: its rank and a pointer to the ranked\n"
+           << "   descriptor (sdfg_memref_<rank>d_<element>). */\n"
+           << "typedef struct {\n"
+           << "  int64_t rank;\n"
+           << "  void *descriptor;\n"
+           << "} " << name << ";\n#endif\n\n";
+      return name + " *";
+    }
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref)
       return emitError(loc) << "type " << type << " has no C equivalent";
@@ -225,6 +249,29 @@ LogicalResult mlir::sdfg::translateToCHeader(ModuleOp module,
              << " has no C entry point: _mlir_ciface_" << name
              << " is no C identifier (or names another program's entry); "
                 "rename it";
+    // A GPU program's entry takes the caller's stream, which
+    // add-external-gpu-stream adds; declared before that, the header would
+    // promise an entry without the stream that the library does not have.
+    bool takesStream = llvm::any_of(
+        llvm::seq(program.getNumArguments()), [&](unsigned index) {
+          return static_cast<bool>(program.getArgAttr(
+              index, SDFGDialect::getExternalStreamAttrName()));
+        });
+    auto sdfgProgram = dyn_cast<SDFGOp>(program.getOperation());
+    bool gpuWork =
+        (sdfgProgram && sdfgProgram.isGpuProgram()) ||
+        program.getFunctionBody()
+            .walk([](Operation *op) {
+              return isHostGpuWork(op) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+            })
+            .wasInterrupted();
+    if (gpuWork && !takesStream)
+      return program.emitError()
+             << "program @" << name
+             << " does GPU work but has not been given the caller's stream; "
+                "run add-external-gpu-stream before --sdfg-to-c-header (as "
+                "sdfg-compile does)";
     bool wrapper = isCIdentifier(name);
     std::string params, args;
     // Arguments named in their source program (sdfg.arg_name, e.g. a DaCe
