@@ -10,7 +10,8 @@
 // pointer to the runtime as it is; here the argument becomes the program's
 // caller's stream instead, so that all of its GPU work (not only the
 // launches) runs on it through the program's slots, and a subroutine that
-// calls another one hands it the same stream.
+// calls another one hands it the same stream (also one that launches
+// nothing itself and only passes its argument on).
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,8 +89,54 @@ mlir::sdfg::adoptAsyncObjectStreams(ArrayRef<FunctionOpInterface> programs,
   if (streams.empty())
     return success();
 
-  // The stream argument a call of an adopting function passes `operand` as.
+  // A function that launches nothing itself but passes one of its arguments
+  // on where a callee's launches take their stream (a CUF subroutine that
+  // calls another with its stream) takes that argument as its caller's
+  // stream too; to a fixed point, so that chains of such calls work.
   SymbolTableCollection symbolTables;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (FunctionOpInterface program : programs) {
+      if (streams.count(program) || program.isExternal())
+        continue;
+      BlockArgument passed;
+      WalkResult walk = program.getFunctionBody().walk([&](func::CallOp call) {
+        auto it = streams.find(call.resolveCallableInTable(&symbolTables));
+        if (it == streams.end())
+          return WalkResult::advance();
+        auto argument = dyn_cast<BlockArgument>(
+            call.getArgOperands()[it->second.getArgNumber()]);
+        if (!argument ||
+            argument.getOwner() != &program.getFunctionBody().front())
+          return WalkResult::advance(); // refused below, at the call
+        if (passed && passed != argument) {
+          call.emitOpError()
+              << "passes argument #" << argument.getArgNumber()
+              << " as the stream of @" << call.getCallee()
+              << ", but another call of the function passes argument #"
+              << passed.getArgNumber() << "; a program has one caller's stream";
+          return WalkResult::interrupt();
+        }
+        passed = argument;
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+      if (!passed)
+        continue;
+      BlockArgument marked = getExternalStreamArgument(program);
+      if (marked && marked != passed)
+        return program.emitOpError()
+               << "passes argument #" << passed.getArgNumber()
+               << " on as a callee's stream, but its caller's stream is "
+                  "argument #"
+               << marked.getArgNumber();
+      streams[program] = passed;
+      changed = true;
+    }
+  }
+
+  // The stream argument a call of an adopting function passes `operand` as.
   auto isPassedAsStream = [&](OpOperand &operand) {
     auto call = dyn_cast<func::CallOp>(operand.getOwner());
     if (!call)

@@ -77,3 +77,42 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A CUF subroutine that launches nothing itself and only passes its stream on
+// (through another such subroutine) to one that launches: each takes the
+// caller's stream, and each call passes its caller's slot.
+// CHECK-LABEL: func.func private @leaf
+// CHECK-SAME: %{{.*}}: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"}
+// CHECK-LABEL: func.func private @middle
+// CHECK-SAME: (%{{.*}}: memref<?xf32, 1>, %[[MS:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"})
+// CHECK: %[[MSLOT:.*]] = sdfg.init_streams %[[MS]]
+// CHECK: call @leaf(%{{.*}}, %[[MSLOT]]) : (memref<?xf32, 1>, !sdfg.stream) -> ()
+// CHECK-LABEL: func.func @top
+// CHECK-SAME: (%[[TS:.*]]: !sdfg.stream {sdfg.external_stream = "external_gpu_stream"}, %{{.*}}: memref<?xf32, 1>)
+// CHECK: %[[TSLOT:.*]] = sdfg.init_streams %[[TS]]
+// CHECK: call @middle(%{{.*}}, %[[TSLOT]]) : (memref<?xf32, 1>, !sdfg.stream) -> ()
+// CUDA-LABEL: llvm.func @top
+// CUDA-SAME: %[[S:arg[0-9]+]]: !llvm.ptr {sdfg.external_stream
+// CUDA: llvm.call @middle({{.*}}, %[[S]])
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: memref<?xf32, 1>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @leaf(%x: memref<?xf32, 1>, %stream: !llvm.ptr) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<?xf32, 1>)
+    return
+  }
+  func.func private @middle(%x: memref<?xf32, 1>, %stream: !llvm.ptr) {
+    func.call @leaf(%x, %stream) : (memref<?xf32, 1>, !llvm.ptr) -> ()
+    return
+  }
+  func.func @top(%stream: !llvm.ptr, %x: memref<?xf32, 1>) {
+    func.call @middle(%x, %stream) : (memref<?xf32, 1>, !llvm.ptr) -> ()
+    return
+  }
+}

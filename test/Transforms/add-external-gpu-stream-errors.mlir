@@ -111,8 +111,9 @@ module attributes {gpu.container_module} {
 // -----
 
 // A function whose launches name their stream, called from a function that
-// passes another pointer there (here: one that has no launches of its own
-// on an argument): that pointer would have to be a stream of the caller's.
+// passes a pointer there that is none of its arguments (a function passing
+// its own argument takes it as its caller's stream): that pointer would have
+// to be a stream of the caller's.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k() kernel { gpu.return }
@@ -122,9 +123,30 @@ module attributes {gpu.container_module} {
     gpu.launch_func <%stream : !llvm.ptr> @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     return
   }
-  func.func @plain_caller(%p: !llvm.ptr) {
+  func.func @plain_caller() {
+    %p = llvm.mlir.zero : !llvm.ptr
     // expected-error @+1 {{'func.call' op refers to @cuf_inner, whose argument #0 becomes the caller's stream; call it from outside the module, or from a function whose launches run on the stream it passes there}}
     func.call @cuf_inner(%p) : (!llvm.ptr) -> ()
+    return
+  }
+}
+
+// -----
+
+// A function that passes two different arguments as callees' streams.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel { gpu.return }
+  }
+  func.func private @inner(%stream: !llvm.ptr) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func <%stream : !llvm.ptr> @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  func.func @two_streams(%a: !llvm.ptr, %b: !llvm.ptr) {
+    func.call @inner(%a) : (!llvm.ptr) -> ()
+    // expected-error @+1 {{'func.call' op passes argument #1 as the stream of @inner, but another call of the function passes argument #0; a program has one caller's stream}}
+    func.call @inner(%b) : (!llvm.ptr) -> ()
     return
   }
 }
