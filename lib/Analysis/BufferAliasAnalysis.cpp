@@ -12,7 +12,10 @@
 // follow; here every value of a program is answered at once, arguments and
 // globals get identities that a call summary can name, and unknown ops are
 // followed conservatively (their buffer results may be any of their buffer
-// operands).
+// operands). An address that leaves the values followed here (stored into
+// memory, packed into an aggregate, an integer passed where it is not
+// followed) escapes: its buffer may be accessed by any kernel and any opaque
+// host code (HostGpuAccesses).
 //
 //===----------------------------------------------------------------------===//
 
@@ -281,6 +284,62 @@ void BufferAliasAnalysis::compute(FunctionOpInterface program) {
           mergeInto(addressRoots[result], carried);
     return WalkResult::advance();
   });
+
+  // Escapes, in host code and kernel bodies alike: a buffer whose address is
+  // stored or packed, an integer address stored, packed, returned or passed
+  // through a block argument or region result (where it is not followed).
+  program.getFunctionBody().walk([&](Operation *op) {
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    for (OpOperand &use : op->getOpOperands()) {
+      Value value = use.get();
+      // In a kernel body, only the host's buffers (captured) are ours.
+      if (launch && launch.getBody().isAncestor(value.getParentRegion()))
+        continue;
+      if (isBufferType(value.getType())) {
+        if (!isa<LLVM::PtrToIntOp, memref::ExtractAlignedPointerAsIndexOp>(
+                op) &&
+            escapesAt(use))
+          mergeInto(escaped, getRoots(value));
+        continue;
+      }
+      auto it = addressRoots.find(value);
+      if (it == addressRoots.end())
+        continue;
+      bool leaves = escapesAt(use) || isa<LLVM::InsertValueOp>(op) ||
+                    op->hasTrait<OpTrait::IsTerminator>() ||
+                    op->hasTrait<OpTrait::ReturnLike>();
+      if (leaves)
+        mergeInto(escaped, it->second);
+    }
+  });
+}
+
+bool BufferAliasAnalysis::escapesAt(OpOperand &use) {
+  Operation *user = use.getOwner();
+  Value value = use.get();
+  // Converted to an integer or packed into an aggregate.
+  if (isa<LLVM::PtrToIntOp, memref::ExtractAlignedPointerAsIndexOp>(user))
+    return true;
+  if (auto insert = dyn_cast<LLVM::InsertValueOp>(user))
+    return insert.getValue() == value;
+  if (isa<UnrealizedConversionCastOp>(user))
+    return llvm::any_of(user->getResultTypes(),
+                        [](Type type) { return !isBufferType(type); });
+  // Stored: the op writes memory, but not through this operand.
+  auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  bool writesElsewhere = false, touchesThis = false;
+  for (const MemoryEffects::EffectInstance &instance : instances) {
+    if (instance.getValue() == value)
+      touchesThis = true;
+    else if (instance.getValue() &&
+             isa<MemoryEffects::Write>(instance.getEffect()))
+      writesElsewhere = true;
+  }
+  return writesElsewhere && !touchesThis;
 }
 
 const BufferAliasAnalysis::RootSet &

@@ -89,7 +89,11 @@ static bool mayWriteIn(Region &scope, Value buffer) {
       Operation *user = use.getOwner();
       if (!scope.isAncestor(user->getParentRegion()))
         continue;
-      if (mayWriteOperand(user, value))
+      // Written, or its address leaves what is followed here (spilled to a
+      // stack slot and reloaded, turned into an integer and back, packed
+      // into a struct, passed to a call): it may be written.
+      if (mayWriteOperand(user, value) ||
+          BufferAliasAnalysis::escapesAt(use) || isa<CallOpInterface>(user))
         return true;
       reach(user->getResults());
       if (auto branch = dyn_cast<BranchOpInterface>(user))
@@ -203,9 +207,19 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
 
   Value stream = getStreamOf(op, symbolTables);
 
+  // Buffers whose address escaped may be accessed by any kernel and by any
+  // opaque host code.
+  const BufferAliasAnalysis::RootSet &escaped = aliases.getEscapedRoots();
+  auto escapedOnHost = [&]() {
+    if (!escaped.empty())
+      result.host.push_back({escaped, /*write=*/true});
+  };
+
   if (auto call = dyn_cast<CallOpInterface>(op)) {
     auto callee = dyn_cast_or_null<FunctionOpInterface>(
         call.resolveCallableInTable(&symbolTables));
+    if (!callee || callee.isExternal())
+      escapedOnHost();
     if (!callee) {
       // Unknown callee: every buffer on the host, and through GPU work on
       // any stream it is passed.
@@ -258,12 +272,16 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
       for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))
         gpuAccess(stream, operand,
                   !kernel || kernelMayWrite(kernel, index));
+      if (!escaped.empty())
+        result.gpu.push_back({stream, {escaped, /*write=*/true}});
     } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
       llvm::SetVector<Value> captured;
       getUsedValuesDefinedAbove(launch.getBody(), captured);
       for (Value value : captured)
         if (isBufferType(value.getType()))
           gpuAccess(stream, value, mayWriteIn(launch.getBody(), value));
+      if (!escaped.empty())
+        result.gpu.push_back({stream, {escaped, /*write=*/true}});
     } else if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
       gpuAccess(stream, alloc.getMemref(), /*write=*/true);
     } else {
@@ -315,6 +333,7 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
     }
   } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
     hostReadWriteOperands(); // Declares nothing: anything it is given.
+    escapedOnHost();
   }
 
   return result;

@@ -114,6 +114,23 @@ public:
   /// from; empty for an integer that carries no address (or is no integer).
   const RootSet &getAddressRoots(Value value) const;
 
+  /// The roots of the buffers whose address escapes: leaves the values the
+  /// analysis follows, by being stored into memory (a pointer table, a
+  /// stack slot), packed into an aggregate (`llvm.insertvalue`, a cast of a
+  /// memref descriptor to a struct) or, as an integer, passed through a
+  /// block argument or region result, stored or returned. Any kernel and
+  /// any opaque host code (an unknown or external callee) may access them
+  /// (see escapesAt).
+  const RootSet &getEscapedRoots() const { return escaped; }
+
+  /// Returns true if the address `use` holds (a buffer, or an integer or
+  /// aggregate made from one) leaves what an analysis following buffers
+  /// through views and branches sees: it is stored into memory (the
+  /// operand is a value an op writes to another operand's memory), packed
+  /// into an aggregate or converted to an integer or an aggregate. Applies
+  /// to host and device code alike.
+  static bool escapesAt(OpOperand &use);
+
   /// Returns true if the host can never address `value`'s memory: its type
   /// is in a GPU memory space or every root is GPU-only memory.
   bool isDeviceOnly(Value value) const;
@@ -127,6 +144,7 @@ private:
   DenseMap<Value, RootSet> addressRoots;
   DenseMap<Attribute, unsigned> globalRoots;
   RootSet unknown;
+  RootSet escaped;
 };
 
 } // namespace sdfg
