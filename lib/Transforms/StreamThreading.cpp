@@ -249,11 +249,12 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
 
     auto asyncOp = cast<gpu::AsyncOpInterface>(op);
     // The distinct streams the op's dependencies come from, in order.
+    // Tokens are followed through block arguments, region ops (scf.if,
+    // scf.for, scf.while results and iter_args) and call results, so that
+    // a dependency carried through control flow still orders the op.
     SmallVector<Value> depStreams;
     for (Value dep : asyncOp.getAsyncDependencies())
-      if (Value depStream = getStreamOfToken(dep))
-        if (!llvm::is_contained(depStreams, depStream))
-          depStreams.push_back(depStream);
+      collectStreamsOfToken(dep, depStreams);
     // Orders work on `stream` after every dependency on another stream: an
     // event record/wait, never a new stream and never a host wait.
     auto joinOthers = [&](Value stream) {
@@ -297,9 +298,18 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
     Value stream;
     OperandRange deps = asyncOp.getAsyncDependencies();
     if (!SDFGDialect::StreamSlotAttrHelper(op->getContext()).isAttrPresent(op) &&
-        !deps.empty())
-      if (auto token = deps.front().getDefiningOp<StreamTokenOp>())
+        !deps.empty()) {
+      if (auto token = deps.front().getDefiningOp<StreamTokenOp>()) {
         stream = token.getStream();
+      } else {
+        // The first dependency's stream, also through control flow (a
+        // token carried by a loop stays on its stream), when it is one.
+        SmallVector<Value> firstStreams;
+        collectStreamsOfToken(deps.front(), firstStreams);
+        if (firstStreams.size() == 1)
+          stream = firstStreams.front();
+      }
+    }
     if (!stream) {
       FailureOr<Value> slotStream = getSlotStream(op);
       if (failed(slotStream))
