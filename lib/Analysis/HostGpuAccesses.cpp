@@ -23,6 +23,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -157,6 +158,52 @@ static void addAccess(SmallVectorImpl<BufferAccess> &accesses,
     accesses.push_back({*roots, write});
 }
 
+SmallVector<std::pair<Attribute, bool>>
+HostGpuAccesses::deviceGlobalsOf(Region &region) {
+  SmallVector<std::pair<Attribute, bool>> globals;
+  SmallVector<Region *> worklist{&region};
+  DenseSet<Region *> visited{&region};
+  while (!worklist.empty()) {
+    Region *current = worklist.pop_back_val();
+    current->walk([&](Operation *op) {
+      SymbolRefAttr symbol;
+      if (auto get = dyn_cast<memref::GetGlobalOp>(op))
+        symbol = get.getNameAttr();
+      else if (auto address = dyn_cast<LLVM::AddressOfOp>(op))
+        symbol = address.getGlobalNameAttr();
+      if (symbol) {
+        Operation *global =
+            symbolTables.lookupNearestSymbolFrom(op, symbol);
+        auto module = global ? global->getParentOfType<gpu::GPUModuleOp>()
+                             : gpu::GPUModuleOp();
+        if (!module)
+          return;
+        Attribute name = SymbolRefAttr::get(
+            module.getNameAttr(),
+            {FlatSymbolRefAttr::get(cast<SymbolOpInterface>(global)
+                                        .getNameAttr())});
+        bool write = mayWriteIn(*current, op->getResult(0));
+        auto it = llvm::find_if(globals, [&](auto &entry) {
+          return entry.first == name;
+        });
+        if (it == globals.end())
+          globals.push_back({name, write});
+        else
+          it->second |= write;
+        return;
+      }
+      // Device functions the code calls.
+      if (auto call = dyn_cast<CallOpInterface>(op))
+        if (auto callee = dyn_cast_or_null<FunctionOpInterface>(
+                call.resolveCallableInTable(&symbolTables)))
+          if (!callee.isExternal() &&
+              visited.insert(&callee.getFunctionBody()).second)
+            worklist.push_back(&callee.getFunctionBody());
+    });
+  }
+  return globals;
+}
+
 ArrayRef<Value> HostGpuAccesses::stackAllocationsOf(Operation *scope) {
   auto [it, inserted] = stackAllocations.try_emplace(scope);
   if (!inserted)
@@ -274,6 +321,14 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
                   !kernel || kernelMayWrite(kernel, index));
       if (!escaped.empty())
         result.gpu.push_back({stream, {escaped, /*write=*/true}});
+      // The device globals the kernel uses, like buffers.
+      if (auto function = dyn_cast_or_null<FunctionOpInterface>(kernel);
+          function && !function.isExternal())
+        for (auto [symbol, write] :
+             deviceGlobalsOf(function.getFunctionBody()))
+          result.gpu.push_back(
+              {stream,
+               {{aliases.getGlobalRoot(symbol, MemoryKind::Device)}, write}});
     } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
       llvm::SetVector<Value> captured;
       getUsedValuesDefinedAbove(launch.getBody(), captured);
@@ -282,6 +337,10 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
           gpuAccess(stream, value, mayWriteIn(launch.getBody(), value));
       if (!escaped.empty())
         result.gpu.push_back({stream, {escaped, /*write=*/true}});
+      for (auto [symbol, write] : deviceGlobalsOf(launch.getBody()))
+        result.gpu.push_back(
+            {stream,
+             {{aliases.getGlobalRoot(symbol, MemoryKind::Device)}, write}});
     } else if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
       gpuAccess(stream, alloc.getMemref(), /*write=*/true);
     } else {

@@ -118,6 +118,13 @@ private:
   bool kernelMayWrite(Operation *kernel, unsigned index);
   /// The stack allocations whose automatic allocation scope is `scope`.
   ArrayRef<Value> stackAllocationsOf(Operation *scope);
+  /// The module-level device globals (memref.global, llvm.mlir.global of a
+  /// gpu.module: CUDA __device__ variables, CUF module variables with the
+  /// DEVICE attribute) that device code in `region` (a kernel body, a
+  /// gpu.launch body) and the device functions it calls use, each with
+  /// whether it may be written. A global is named by its symbol qualified
+  /// with its gpu.module's.
+  SmallVector<std::pair<Attribute, bool>> deviceGlobalsOf(Region &region);
 
   SymbolTableCollection symbolTables;
   DenseMap<Operation *, std::unique_ptr<BufferAliasAnalysis>> aliases;
