@@ -430,12 +430,19 @@ ProgramSummary HostGpuAccesses::summarize(FunctionOpInterface function) {
   if (function.isExternal()) {
     // A declaration reads and writes every buffer it is given (as a buffer
     // or as an integer address), on the host, and through GPU work if it
-    // takes the caller's stream.
+    // takes the caller's stream. A buffer in a GPU memory space given to a
+    // declaration that takes the stream (a body-less target(gpu) program: a
+    // kernel library built elsewhere) is GPU memory the host cannot touch:
+    // only GPU work on that stream, ordered after the caller's, uses it.
     bool onStream = getExternalStreamArgIndex(function).has_value();
-    for (auto [index, type] : llvm::enumerate(function.getArgumentTypes()))
-      if (isBufferType(type) || type.isIntOrIndex())
+    for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
+      if (onStream && isBufferType(type) &&
+          getMemoryKind(type) == MemoryKind::Device)
+        summary.arguments[index] = GpuRead | GpuWrite;
+      else if (isBufferType(type) || type.isIntOrIndex())
         summary.arguments[index] =
             HostRead | HostWrite | (onStream ? GpuRead | GpuWrite : 0);
+    }
     return summary;
   }
   BufferAliasAnalysis &aliases = getAliases(function);

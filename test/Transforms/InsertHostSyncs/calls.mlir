@@ -1,7 +1,8 @@
 // Class 6 of insert-host-syncs: a summary of each callee decides what a call
 // needs: which arguments (and globals) it reads or writes on the host, which
 // only through GPU work on the stream. Body-less declarations read and write
-// every buffer they are given; recursion is fine.
+// every buffer they are given (those that take the stream: GPU-only buffers
+// only through GPU work on it); recursion is fine.
 //
 // RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
 // RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
@@ -118,4 +119,58 @@ sdfg.sdfg @consume_global(%d: memref<f32, 1>, %out: memref<f32> {llvm.noalias}) 
   %v = memref.load %g[] : memref<f32>
   memref.store %v, %out[] : memref<f32>
   sdfg.return
+}
+
+// -----
+
+// A body-less target(gpu) program (a kernel library compiled elsewhere),
+// called on the caller's stream with GPU-only buffers: its work is queued
+// after the caller's on that stream, and the host touches none of those
+// buffers, so no sync before the call (there was one per time step). Given
+// a host-visible buffer, it may touch it on the host: that call waits.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @fill(%m: memref<16xf32, 1>) kernel {
+      %c0 = arith.constant 0 : index
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %m[%c0] : memref<16xf32, 1>
+      gpu.return
+    }
+    gpu.func @fill_host(%m: memref<16xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %m[%c0] : memref<16xf32>
+      gpu.return
+    }
+  }
+  sdfg.sdfg private @library_kernels(memref<16xf32, 1>, memref<16xf32, 1>) target(gpu)
+  sdfg.sdfg private @library_host(memref<16xf32>) target(gpu)
+
+  // CHECK-LABEL: sdfg.sdfg @time_loop
+  // CHECK: scf.for
+  // CHECK: gpu.launch_func async
+  // CHECK-NOT: sdfg.sync
+  // CHECK: sdfg.call @library_kernels
+  // CHECK-NOT: sdfg.sync
+  // CHECK: sdfg.return
+  sdfg.sdfg @time_loop(%a: memref<16xf32, 1>, %b: memref<16xf32, 1>, %n: index) target(gpu) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func @k::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<16xf32, 1>)
+      sdfg.call @library_kernels(%a, %b) : (memref<16xf32, 1>, memref<16xf32, 1>) -> ()
+    }
+    sdfg.return
+  }
+
+  // CHECK-LABEL: sdfg.sdfg @host_visible
+  // CHECK: gpu.launch_func async
+  // CHECK-NEXT: sdfg.sync
+  // CHECK-NEXT: sdfg.call @library_host
+  sdfg.sdfg @host_visible(%h: memref<16xf32>) target(gpu) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@fill_host blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%h : memref<16xf32>)
+    sdfg.call @library_host(%h) : (memref<16xf32>) -> ()
+    sdfg.return
+  }
 }
