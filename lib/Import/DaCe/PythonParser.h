@@ -215,6 +215,8 @@ private:
   /// compound statement with its suite.
   bool parseLine(StringRef indent, std::vector<PyStatement> &statements);
   bool parseSimpleStatement(PyStatement &statement);
+  /// Simple statements separated by ';' up to the end of the line.
+  bool parseSimpleStatements(std::vector<PyStatement> &statements);
   bool parseCompoundStatement(StringRef indent, PyStatement &statement);
   /// After a compound header's ':': simple statements on the same line, or
   /// a newline and a block indented deeper than `indent`.

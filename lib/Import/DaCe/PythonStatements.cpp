@@ -153,22 +153,8 @@ bool Parser::parseSuite(StringRef indent,
     failHere("expected ':'");
     return false;
   }
-  if (!atLineEnd()) {
-    // Simple statements on the header's line.
-    while (true) {
-      PyStatement statement;
-      if (!parseSimpleStatement(statement))
-        return false;
-      statements.push_back(std::move(statement));
-      if (!consumePunct(";") || atLineEnd())
-        break;
-    }
-    if (!atLineEnd()) {
-      failHere("expected newline or ';' after the statement");
-      return false;
-    }
-    return true;
-  }
+  if (!atLineEnd()) // Simple statements on the header's line.
+    return parseSimpleStatements(statements);
   while (cur().kind == TokenKind::Newline)
     advance();
   StringRef inner = indentationOf(cur());
@@ -255,15 +241,23 @@ bool Parser::parseLine(StringRef indent, std::vector<PyStatement> &statements) {
     if (cur().kind != TokenKind::Newline && cur().kind != TokenKind::End &&
         startsLine(cur()))
       return true;
-  } else {
-    while (true) {
-      PyStatement statement;
-      if (!parseSimpleStatement(statement))
-        return false;
-      statements.push_back(std::move(statement));
-      if (!consumePunct(";") || atLineEnd())
-        break;
+    if (!atLineEnd()) {
+      failHere("expected newline or ';' after the statement");
+      return false;
     }
+    return true;
+  }
+  return parseSimpleStatements(statements);
+}
+
+bool Parser::parseSimpleStatements(std::vector<PyStatement> &statements) {
+  while (true) {
+    PyStatement statement;
+    if (!parseSimpleStatement(statement))
+      return false;
+    statements.push_back(std::move(statement));
+    if (!consumePunct(";") || atLineEnd())
+      break;
   }
   if (!atLineEnd()) {
     failHere("expected newline or ';' after the statement");

@@ -77,6 +77,10 @@ private:
                                           ArrayRef<std::string> carried);
   /// Binds `carried` to `values` (types as before the block).
   void bind(ArrayRef<std::string> carried, ValueRange values);
+  /// Appends the current values of `carried` and their types.
+  void appendCarried(ArrayRef<std::string> carried,
+                     SmallVectorImpl<Value> &values,
+                     SmallVectorImpl<Type> &types);
 
   ProgramEmitter &e;
   OpBuilder &b;
@@ -231,6 +235,15 @@ TaskletCode::carriedNames(ArrayRef<PyStatement> body,
   return carried;
 }
 
+void TaskletCode::appendCarried(ArrayRef<std::string> carried,
+                                SmallVectorImpl<Value> &values,
+                                SmallVectorImpl<Type> &types) {
+  for (const std::string &name : carried) {
+    values.push_back(scope.values[name].value);
+    types.push_back(scope.values[name].getType());
+  }
+}
+
 void TaskletCode::bind(ArrayRef<std::string> carried, ValueRange values) {
   for (auto [name, value] : llvm::zip_equal(carried, values))
     scope.values[name].value = value;
@@ -289,10 +302,7 @@ LogicalResult TaskletCode::emitFor(const PyStatement &statement) {
   SmallVector<std::string> carried = carriedNames(statement.body);
   SmallVector<Value> inits{start};
   SmallVector<Type> types{i32};
-  for (const std::string &name : carried) {
-    inits.push_back(scope.values[name].value);
-    types.push_back(scope.values[name].getType());
-  }
+  appendCarried(carried, inits, types);
   SmallVector<Location> locations(types.size(), location);
   auto loop = scf::WhileOp::create(b, location, types, inits);
   {
@@ -337,10 +347,7 @@ LogicalResult TaskletCode::emitWhile(const PyStatement &statement) {
   SmallVector<std::string> carried = carriedNames(statement.body);
   SmallVector<Value> inits;
   SmallVector<Type> types;
-  for (const std::string &name : carried) {
-    inits.push_back(scope.values[name].value);
-    types.push_back(scope.values[name].getType());
-  }
+  appendCarried(carried, inits, types);
   SmallVector<Location> locations(types.size(), location);
   auto loop = scf::WhileOp::create(b, location, types, inits);
   {
@@ -383,9 +390,9 @@ LogicalResult TaskletCode::emitIf(const PyStatement &statement) {
   }
   SmallVector<std::string> carried =
       carriedNames(statement.body, statement.orelse);
+  SmallVector<Value> values;
   SmallVector<Type> types;
-  for (const std::string &name : carried)
-    types.push_back(scope.values[name].getType());
+  appendCarried(carried, values, types);
   auto branch = scf::IfOp::create(b, location, types, flag.value,
                                   /*withElseRegion=*/true);
   for (auto [region, statements] :
