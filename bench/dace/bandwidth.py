@@ -26,7 +26,6 @@ import json
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 import cupy as cp
@@ -35,23 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "examples", "python"))
 import sdfgstream_ctypes as sc  # noqa: E402
-
-
-def event_ms(stream, call):
-    start, end = cp.cuda.Event(), cp.cuda.Event()
-    start.record(stream)
-    call()
-    end.record(stream)
-    end.synchronize()
-    return cp.cuda.get_elapsed_time(start, end)
-
-
-def wall_ms(stream, call):
-    stream.synchronize()
-    t = time.perf_counter()
-    call()
-    stream.synchronize()
-    return (time.perf_counter() - t) * 1e3
+from timing import event_ms, wall_ms  # noqa: E402
 
 
 def main():

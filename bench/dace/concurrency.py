@@ -40,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "examples", "python"))
 import sdfgstream_ctypes as sc  # noqa: E402
+from timing import event_ms, wall_ms  # noqa: E402
 
 SPIN = cp.RawKernel(r"""
 extern "C" __global__ void spin(long long cycles) {
@@ -61,23 +62,6 @@ def load(bench, name, program):
 def spin_cycles(ms):
     rate_khz = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["clockRate"]
     return np.int64(rate_khz * ms)
-
-
-def event_ms(stream, call):
-    start, end = cp.cuda.Event(), cp.cuda.Event()
-    start.record(stream)
-    call()
-    end.record(stream)
-    end.synchronize()
-    return cp.cuda.get_elapsed_time(start, end)
-
-
-def wall_ms(stream, call):
-    stream.synchronize()
-    t = time.perf_counter()
-    call()
-    stream.synchronize()
-    return (time.perf_counter() - t) * 1e3
 
 
 class DaCeProgram:
