@@ -14,6 +14,7 @@
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 
+#include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
@@ -217,6 +218,39 @@ void PendingGpuWorkAnalysis::visitCallControlFlowTransfer(
   // Calls are not entered (the solver runs intraprocedurally): the callee's
   // summary is the transfer function.
   (void)visitOperation(call, before, after);
+}
+
+bool mlir::sdfg::runsDetached(Operation *op) {
+  return isa<async::ExecuteOp>(op);
+}
+
+void PendingGpuWorkAnalysis::visitRegionBranchControlFlowTransfer(
+    RegionBranchOpInterface branch, std::optional<unsigned> regionFrom,
+    std::optional<unsigned> regionTo, const PendingGpuWork &before,
+    PendingGpuWork *after) {
+  if (!regionFrom || regionTo || !runsDetached(branch)) {
+    DenseForwardDataFlowAnalysis::visitRegionBranchControlFlowTransfer(
+        branch, regionFrom, regionTo, before, after);
+    return;
+  }
+  // Leaving a detached region to the code after its op: the state before
+  // the op, with the region's GPU work pending and its syncs not counted.
+  const auto *atOp = static_cast<const PendingGpuWork *>(getLatticeFor(
+      getProgramPointAfter(branch), getProgramPointBefore(branch)));
+  PendingState state;
+  if (mode == Mode::SlotOrdering) {
+    // What some stream is not ordered after yet: the region's work as it
+    // leaves it (its waits order nothing outside), and what was before.
+    state = atOp->getState();
+    state.join(before.getState());
+  } else {
+    OpAccesses nestedWork;
+    nestedWork.gpu = accesses.getNestedAccesses(branch, program).gpu;
+    state = applyAccesses(atOp->getState(), nestedWork, {}, programStreams);
+  }
+  PendingState joined = after->getState();
+  joined.join(state);
+  propagateIfChanged(after, after->setState(std::move(joined)));
 }
 
 void PendingGpuWorkAnalysis::setToEntryState(PendingGpuWork *lattice) {

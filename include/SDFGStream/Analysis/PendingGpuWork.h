@@ -29,6 +29,13 @@
 // the sync goes before it), joined with every GPU access nested in it: the
 // region may run any number of times, in any order with that work.
 //
+// A region that runs later or elsewhere while the code after its op goes on
+// (the body of async.execute: runsDetached) is entered with the state before
+// its op, but what it does is not what follows the op: the state after the
+// op is the state before it with every GPU access nested in the region
+// added, and none of the region's syncs counted (the region may not have
+// run yet, or may be halfway).
+//
 // Bottom is {} with unknown = false (nothing pending: a program's entry);
 // join is set union (and `or` of unknown). Transfer of an op:
 //
@@ -146,6 +153,11 @@ public:
                                     const PendingGpuWork &before,
                                     PendingGpuWork *after) override;
   void setToEntryState(PendingGpuWork *lattice) override;
+  void visitRegionBranchControlFlowTransfer(RegionBranchOpInterface branch,
+                                            std::optional<unsigned> regionFrom,
+                                            std::optional<unsigned> regionTo,
+                                            const PendingGpuWork &before,
+                                            PendingGpuWork *after) override;
 
 private:
   /// The state after `op`, whose accesses are `opAccesses`.
@@ -157,6 +169,11 @@ private:
   SmallVector<Value> programStreams;
   Mode mode;
 };
+
+/// Returns true if the regions of `op` run later or elsewhere while the code
+/// after `op` goes on (async.execute), so that nothing they do, syncs
+/// included, can be assumed done after `op`.
+bool runsDetached(Operation *op);
 
 /// Returns the distinct streams (canonical) of `program`: its stream
 /// arguments and the slots of its init op.
