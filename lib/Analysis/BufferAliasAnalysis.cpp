@@ -387,8 +387,11 @@ bool BufferAliasAnalysis::mayAlias(ArrayRef<unsigned> a,
 }
 
 bool BufferAliasAnalysis::isDeviceOnly(Value value) const {
-  if (getMemoryKind(value.getType()) == MemoryKind::Device)
-    return true;
+  // Every buffer it may be must be GPU memory, whatever the view's type: a
+  // view in a GPU memory space of host memory (memref.memory_space_cast of
+  // a host buffer mapped for the GPU) is memory the host reads and writes,
+  // and so is a view of an unknown buffer; gpu.alloc in the default memory
+  // space is GPU memory.
   return llvm::all_of(getRoots(value), [&](unsigned root) {
     return roots[root].memory == MemoryKind::Device;
   });

@@ -131,8 +131,9 @@ public:
   /// to host and device code alike.
   static bool escapesAt(OpOperand &use);
 
-  /// Returns true if the host can never address `value`'s memory: its type
-  /// is in a GPU memory space or every root is GPU-only memory.
+  /// Returns true if the host can never address `value`'s memory: every
+  /// root is GPU-only memory, whatever the view's type (a GPU view of a
+  /// host buffer, or of an unknown one, is memory the host touches).
   bool isDeviceOnly(Value value) const;
 
 private:
