@@ -286,8 +286,9 @@ void BufferAliasAnalysis::compute(FunctionOpInterface program) {
   });
 
   // Escapes, in host code and kernel bodies alike: a buffer whose address is
-  // stored or packed, an integer address stored, packed, returned or passed
-  // through a block argument or region result (where it is not followed).
+  // stored or packed, an integer address stored, packed, returned, turned
+  // back into a pointer or passed through a block argument or region result
+  // (where it is not followed).
   program.getFunctionBody().walk([&](Operation *op) {
     auto launch = op->getParentOfType<gpu::LaunchOp>();
     for (OpOperand &use : op->getOpOperands()) {
@@ -305,7 +306,10 @@ void BufferAliasAnalysis::compute(FunctionOpInterface program) {
       auto it = addressRoots.find(value);
       if (it == addressRoots.end())
         continue;
-      bool leaves = escapesAt(use) || isa<LLVM::InsertValueOp>(op) ||
+      // Back to a pointer (llvm.inttoptr): not followed either; what is
+      // reached through it is unknown memory, which this buffer may be.
+      bool leaves = escapesAt(use) ||
+                    isa<LLVM::InsertValueOp, LLVM::IntToPtrOp>(op) ||
                     op->hasTrait<OpTrait::IsTerminator>() ||
                     op->hasTrait<OpTrait::ReturnLike>();
       if (leaves)

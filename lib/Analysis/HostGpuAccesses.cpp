@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Analysis/HostGpuAccesses.h"
+// getExitSyncs solves PendingGpuWork (in its ExitState mode) on a callee.
+#include "SDFGStream/Analysis/PendingGpuWork.h"
 #include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
@@ -29,7 +31,7 @@
 using namespace mlir;
 using namespace mlir::sdfg;
 
-bool ProgramSummary::operator==(const ProgramSummary &other) const {
+bool SummaryAccesses::operator==(const SummaryAccesses &other) const {
   if (arguments != other.arguments || unknown != other.unknown ||
       globals.size() != other.globals.size())
     return false;
@@ -37,6 +39,20 @@ bool ProgramSummary::operator==(const ProgramSummary &other) const {
     if (other.globals.lookup(symbol) != bits)
       return false;
   return true;
+}
+
+bool ProgramSummary::operator==(const ProgramSummary &other) const {
+  return SummaryAccesses::operator==(other) &&
+         otherStreams == other.otherStreams;
+}
+
+SummaryAccesses &ProgramSummary::onOtherStream(unsigned index) {
+  for (auto &[parameter, accesses] : otherStreams)
+    if (parameter == index)
+      return accesses;
+  otherStreams.push_back({index, SummaryAccesses()});
+  otherStreams.back().second.arguments.assign(arguments.size(), 0);
+  return otherStreams.back().second;
 }
 
 void mlir::sdfg::walkHostCode(Region &region,
@@ -304,6 +320,50 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
     }
     if (summary.unknown)
       apply({BufferAliasAnalysis::kUnknownRoot}, summary.unknown);
+    // GPU work on other streams the callee is given: pending on the stream
+    // the caller passes there (on no stream it knows: as host work).
+    for (const auto &[parameter, accesses] : summary.otherStreams) {
+      Value other = parameter < args.size()
+                        ? getCanonicalStream(args[parameter])
+                        : Value();
+      auto applyOther = [&](const BufferAliasAnalysis::RootSet &roots,
+                            uint8_t bits) {
+        if (!(bits & (GpuRead | GpuWrite)))
+          return;
+        bool write = bits & GpuWrite;
+        if (other)
+          result.gpu.push_back({other, {roots, write}});
+        else
+          result.host.push_back({roots, true});
+      };
+      for (unsigned i = 0, e = std::min<size_t>(args.size(),
+                                                accesses.arguments.size());
+           i < e; ++i)
+        if (const BufferAliasAnalysis::RootSet *roots =
+                accessedRoots(aliases, args[i]))
+          applyOther(*roots, accesses.arguments[i]);
+      for (auto [symbol, bits] : accesses.globals)
+        applyOther({aliases.getGlobalRoot(symbol, MemoryKind::HostVisible)},
+                   bits);
+      if (accesses.unknown)
+        applyOther({BufferAliasAnalysis::kUnknownRoot}, accesses.unknown);
+    }
+    // Streams the callee leaves idle: its work there is done when it
+    // returns, and so is everything before the call.
+    const CalleeExitSyncs &exit = getExitSyncs(callee);
+    auto synchronized = [&](Value synced) {
+      if (!synced)
+        return;
+      llvm::erase_if(result.gpu, [&](const StreamAccess &access) {
+        return access.stream == synced;
+      });
+      result.synced.push_back(synced);
+    };
+    if (exit.callStream)
+      synchronized(stream);
+    for (unsigned parameter : exit.streamParameters)
+      if (parameter < args.size())
+        synchronized(getCanonicalStream(args[parameter]));
     return result;
   }
 
@@ -434,8 +494,12 @@ ProgramSummary HostGpuAccesses::summarize(FunctionOpInterface function) {
     // declaration that takes the stream (a body-less target(gpu) program: a
     // kernel library built elsewhere) is GPU memory the host cannot touch:
     // only GPU work on that stream, ordered after the caller's, uses it.
-    bool onStream = getExternalStreamArgIndex(function).has_value();
-    for (auto [index, type] : llvm::enumerate(function.getArgumentTypes())) {
+    // Every other `!sdfg.stream` it takes may carry GPU work on every
+    // buffer it is given.
+    std::optional<unsigned> streamIndex = getExternalStreamArgIndex(function);
+    bool onStream = streamIndex.has_value();
+    ArrayRef<Type> types = function.getArgumentTypes();
+    for (auto [index, type] : llvm::enumerate(types)) {
       if (onStream && isBufferType(type) &&
           getMemoryKind(type) == MemoryKind::Device)
         summary.arguments[index] = GpuRead | GpuWrite;
@@ -443,26 +507,52 @@ ProgramSummary HostGpuAccesses::summarize(FunctionOpInterface function) {
         summary.arguments[index] =
             HostRead | HostWrite | (onStream ? GpuRead | GpuWrite : 0);
     }
+    for (auto [streamArg, type] : llvm::enumerate(types)) {
+      if (!isa<StreamType>(type) || streamArg == streamIndex)
+        continue;
+      SummaryAccesses &other = summary.onOtherStream(streamArg);
+      for (auto [index, argType] : llvm::enumerate(types))
+        if (isBufferType(argType) || argType.isIntOrIndex())
+          other.arguments[index] = GpuRead | GpuWrite;
+    }
     return summary;
   }
   BufferAliasAnalysis &aliases = getAliases(function);
-  auto record = [&](const BufferAccess &access, bool gpu) {
+  const BufferAliasAnalysis::RootSet &escaped = aliases.getEscapedRoots();
+  // The `!sdfg.stream` parameter a stream is, unless it is the one the
+  // function runs on (its external stream, or a slot made from it).
+  Block &entry = function.getFunctionBody().front();
+  std::optional<unsigned> streamIndex = getExternalStreamArgIndex(function);
+  auto otherStreamParameter = [&](Value stream) -> std::optional<unsigned> {
+    auto argument = dyn_cast_or_null<BlockArgument>(stream);
+    if (!argument || argument.getOwner() != &entry ||
+        argument.getArgNumber() == streamIndex)
+      return std::nullopt;
+    return argument.getArgNumber();
+  };
+  auto record = [&](const BufferAccess &access, bool gpu,
+                    SummaryAccesses &into) {
     uint8_t bit = gpu ? (access.write ? GpuWrite : GpuRead)
                       : (access.write ? HostWrite : HostRead);
     for (unsigned id : access.roots) {
       const BufferAliasAnalysis::Root &root = aliases.getRoot(id);
       switch (root.kind) {
       case BufferAliasAnalysis::RootKind::Argument:
-        summary.arguments[root.argument] |= bit;
+        into.arguments[root.argument] |= bit;
         break;
       case BufferAliasAnalysis::RootKind::Global:
-        summary.globals[root.global] |= bit;
+        into.globals[root.global] |= bit;
         break;
       case BufferAliasAnalysis::RootKind::Unknown:
-        summary.unknown |= bit;
+        into.unknown |= bit;
         break;
       case BufferAliasAnalysis::RootKind::Allocation:
-        break; // The function's own memory.
+        // The function's own memory, unless its address leaves (stored
+        // through an out-pointer, packed, as an integer): then GPU work on
+        // it may still be running when the caller reaches it.
+        if (gpu && llvm::is_contained(escaped, id))
+          into.unknown |= bit;
+        break;
       }
     }
   };
@@ -474,11 +564,45 @@ ProgramSummary HostGpuAccesses::summarize(FunctionOpInterface function) {
       return;
     OpAccesses accesses = getAccesses(op, function);
     for (const BufferAccess &access : accesses.host)
-      record(access, /*gpu=*/false);
-    for (const StreamAccess &access : accesses.gpu)
-      record(access.access, /*gpu=*/true);
+      record(access, /*gpu=*/false, summary);
+    for (const StreamAccess &access : accesses.gpu) {
+      std::optional<unsigned> other = otherStreamParameter(access.stream);
+      record(access.access, /*gpu=*/true,
+             other ? summary.onOtherStream(*other) : summary);
+    }
   });
   return summary;
+}
+
+const CalleeExitSyncs &
+HostGpuAccesses::getExitSyncs(FunctionOpInterface callee) {
+  auto it = exitSyncs.find(callee);
+  if (it != exitSyncs.end())
+    return it->second;
+  exitSyncs[callee] = CalleeExitSyncs(); // Recursion finds none.
+  CalleeExitSyncs result;
+  SmallVector<Value> idle = getStreamsIdleAtExit(*this, callee);
+  if (!callee.isExternal()) {
+    // A stream parameter the callee is given besides the one it runs on
+    // stands for the caller's operand; every other stream of the callee
+    // (its own stream, its slots) is the call's.
+    std::optional<unsigned> streamIndex = getExternalStreamArgIndex(callee);
+    Block &entry = callee.getFunctionBody().front();
+    bool allOwnIdle = true;
+    for (Value stream : getProgramStreams(callee)) {
+      auto argument = dyn_cast<BlockArgument>(stream);
+      bool isIdle = llvm::is_contained(idle, stream);
+      if (argument && argument.getOwner() == &entry &&
+          argument.getArgNumber() != streamIndex) {
+        if (isIdle)
+          result.streamParameters.push_back(argument.getArgNumber());
+        continue;
+      }
+      allOwnIdle &= isIdle;
+    }
+    result.callStream = allOwnIdle && streamIndex.has_value();
+  }
+  return exitSyncs[callee] = std::move(result);
 }
 
 const ProgramSummary &
@@ -535,6 +659,7 @@ HostGpuAccesses::HostGpuAccesses(Operation *module) {
   };
   for (FunctionOpInterface function : functions)
     visit(function);
+  calleesFirst.assign(order.begin(), order.end());
 
   llvm::SetVector<Operation *> worklist(order.begin(), order.end());
   while (!worklist.empty()) {

@@ -14,6 +14,7 @@
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
 
+#include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -81,7 +82,8 @@ SmallVector<Value> mlir::sdfg::getStreamsToSync(
     return SmallVector<Value>(programStreams);
   SmallVector<const PendingEntry *> conflicts;
   for (const PendingEntry &entry : state.entries)
-    if (llvm::any_of(accesses.host, [&](const BufferAccess &access) {
+    if (entry.root != kWorkMarkerRoot &&
+        llvm::any_of(accesses.host, [&](const BufferAccess &access) {
           return (entry.write || access.write) &&
                  aliases.mayAlias({entry.root}, access.roots);
         }))
@@ -195,6 +197,11 @@ PendingState PendingGpuWorkAnalysis::transfer(Operation *op,
         getSlotWaits(before, opAccesses, aliases, programStreams),
         getWorkStreams(op, opAccesses, accesses.getSymbolTables()),
         programStreams);
+  if (mode == Mode::ExitState)
+    return applySlotOrdering(
+        before, opAccesses, /*waits=*/{},
+        getWorkStreams(op, opAccesses, accesses.getSymbolTables()),
+        programStreams);
   SmallVector<Value> synced =
       getStreamsToSync(before, opAccesses, aliases, programStreams);
   return applyAccesses(before, opAccesses, synced, programStreams);
@@ -220,6 +227,44 @@ void PendingGpuWorkAnalysis::visitCallControlFlowTransfer(
   (void)visitOperation(call, before, after);
 }
 
+SmallVector<Value>
+mlir::sdfg::getStreamsIdleAtExit(HostGpuAccesses &accesses,
+                                 FunctionOpInterface program) {
+  SmallVector<Value> idle;
+  if (program.isExternal())
+    return idle;
+  SmallVector<Value> streams = getProgramStreams(program);
+  DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
+  dataflow::loadBaselineAnalyses(solver);
+  solver.load<PendingGpuWorkAnalysis>(accesses, program, streams,
+                                      PendingGpuWorkAnalysis::Mode::ExitState);
+  if (failed(solver.initializeAndRun(program)))
+    return idle;
+  SmallVector<const PendingState *> exits;
+  bool unknown = false;
+  for (Block &block : program.getFunctionBody()) {
+    Operation *terminator = block.getTerminator();
+    if (!terminator || !terminator->hasTrait<OpTrait::ReturnLike>())
+      continue;
+    const auto *lattice = solver.lookupState<PendingGpuWork>(
+        solver.getProgramPointAfter(terminator));
+    if (!lattice) // Dead, or never reached by the solver.
+      continue;
+    exits.push_back(&lattice->getState());
+    unknown |= lattice->getState().unknown;
+  }
+  if (exits.empty() || unknown)
+    return idle;
+  for (Value stream : streams)
+    if (llvm::none_of(exits, [&](const PendingState *state) {
+          return llvm::any_of(state->entries, [&](const PendingEntry &entry) {
+            return llvm::is_contained(entry.streams, stream);
+          });
+        }))
+      idle.push_back(stream);
+  return idle;
+}
+
 bool mlir::sdfg::runsDetached(Operation *op) {
   return isa<async::ExecuteOp>(op);
 }
@@ -237,16 +282,16 @@ void PendingGpuWorkAnalysis::visitRegionBranchControlFlowTransfer(
   // the op, with the region's GPU work pending and its syncs not counted.
   const auto *atOp = static_cast<const PendingGpuWork *>(getLatticeFor(
       getProgramPointAfter(branch), getProgramPointBefore(branch)));
-  PendingState state;
-  if (mode == Mode::SlotOrdering) {
-    // What some stream is not ordered after yet: the region's work as it
-    // leaves it (its waits order nothing outside), and what was before.
-    state = atOp->getState();
+  OpAccesses nestedWork;
+  nestedWork.gpu = accesses.getNestedAccesses(branch, program).gpu;
+  PendingState state =
+      applyAccesses(atOp->getState(), nestedWork, {}, programStreams);
+  if (mode != Mode::HostSyncs) {
+    // Each stream the region may have enqueued work on has work to wait
+    // for; the region's own waits are kept as it leaves them.
+    for (const StreamAccess &access : nestedWork.gpu)
+      state.add({{access.stream}, kWorkMarkerRoot, /*write=*/false});
     state.join(before.getState());
-  } else {
-    OpAccesses nestedWork;
-    nestedWork.gpu = accesses.getNestedAccesses(branch, program).gpu;
-    state = applyAccesses(atOp->getState(), nestedWork, {}, programStreams);
   }
   PendingState joined = after->getState();
   joined.join(state);
@@ -260,7 +305,11 @@ void PendingGpuWorkAnalysis::setToEntryState(PendingGpuWork *lattice) {
   Operation *parent = block ? block->getParentOp() : nullptr;
   if (block && block->isEntryBlock() && parent == program.getOperation()) {
     // The entry of the program: nothing it can see is pending (the caller
-    // orders its own work before the call).
+    // orders its own work before the call), but the caller's work may still
+    // run on every stream.
+    if (mode == Mode::ExitState)
+      for (Value stream : programStreams)
+        state.add({{stream}, kWorkMarkerRoot, /*write=*/false});
   } else if (parent && parent != program.getOperation() && point &&
              point->isBlockStart() && !isDeviceCode(parent) &&
              !isa<gpu::LaunchOp>(parent)) {
@@ -273,7 +322,7 @@ void PendingGpuWorkAnalysis::setToEntryState(PendingGpuWork *lattice) {
     const auto *before = static_cast<const PendingGpuWork *>(
         getLatticeFor(point, getProgramPointBefore(parent)));
     OpAccesses own = accesses.getAccesses(parent, program);
-    if (mode == Mode::SlotOrdering) {
+    if (mode != Mode::HostSyncs) {
       state = transfer(parent, before->getState(), own);
     } else {
       SmallVector<Value> synced =

@@ -26,7 +26,9 @@
 //     buffers it returns;
 //   * calls: the callee's summary; a body-less declaration, or a callee that
 //     cannot be resolved, reads and writes every buffer argument on the host
-//     (and through GPU work on the stream it is passed, if any).
+//     (and through GPU work on the streams it is passed, if any). A callee
+//     that returns with a stream idle (getExitSyncs) synchronizes it: its
+//     work there is done, and so is the caller's before the call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,13 +76,39 @@ enum AccessBits : uint8_t {
   GpuWrite = 8,
 };
 
-/// What a program or function may do to the buffers it is given and to
-/// globals, wherever in its body (and its callees) it does it.
-struct ProgramSummary {
+/// Access bits of the buffers a function is given, of globals, and of
+/// memory it cannot name.
+struct SummaryAccesses {
   SmallVector<uint8_t> arguments;
   llvm::SmallDenseMap<Attribute, uint8_t, 4> globals;
   uint8_t unknown = 0;
+  bool operator==(const SummaryAccesses &other) const;
+  bool operator!=(const SummaryAccesses &other) const {
+    return !(*this == other);
+  }
+};
+
+/// What a program or function may do to the buffers it is given and to
+/// globals, wherever in its body (and its callees) it does it: on the host,
+/// and through GPU work on the stream the call runs on (the inherited
+/// bits), or on another stream it is given (`otherStreams`: GPU bits by the
+/// index of the `!sdfg.stream` parameter). GPU work on the function's own
+/// allocations counts as work on unknown memory when the allocation leaves
+/// it (its address stored, packed or turned into an integer): the caller
+/// may reach it.
+struct ProgramSummary : SummaryAccesses {
+  SmallVector<std::pair<unsigned, SummaryAccesses>, 1> otherStreams;
   bool operator==(const ProgramSummary &other) const;
+  /// The accesses on the `!sdfg.stream` parameter `index` (created empty).
+  SummaryAccesses &onOtherStream(unsigned index);
+};
+
+/// The streams a callee leaves idle when it returns (synchronized after all
+/// work on them, the caller's earlier work included), as it is written: the
+/// stream the call runs on, and `!sdfg.stream` parameters by index.
+struct CalleeExitSyncs {
+  bool callStream = false;
+  SmallVector<unsigned, 1> streamParameters;
 };
 
 /// Answers "what does this op access" for the host code of every program
@@ -108,6 +136,16 @@ public:
   /// The summary of `callee`.
   const ProgramSummary &getSummary(FunctionOpInterface callee);
 
+  /// The streams `callee` leaves idle (solved once, from the callee as it
+  /// is then; a callee being solved, through recursion, leaves none).
+  const CalleeExitSyncs &getExitSyncs(FunctionOpInterface callee);
+  /// Forgets what getExitSyncs found for `callee`, whose syncs changed.
+  void forgetExitSyncs(FunctionOpInterface callee) { exitSyncs.erase(callee); }
+
+  /// The function-like ops of the module, callees before their callers
+  /// (post-order of the call graph; recursion in some order).
+  ArrayRef<Operation *> getCalleesFirst() const { return calleesFirst; }
+
   SymbolTableCollection &getSymbolTables() { return symbolTables; }
 
 private:
@@ -129,6 +167,8 @@ private:
   SymbolTableCollection symbolTables;
   DenseMap<Operation *, std::unique_ptr<BufferAliasAnalysis>> aliases;
   DenseMap<Operation *, ProgramSummary> summaries;
+  DenseMap<Operation *, CalleeExitSyncs> exitSyncs;
+  SmallVector<Operation *> calleesFirst;
   DenseMap<std::pair<Operation *, unsigned>, bool> kernelWrites;
   /// The stack allocations (memref.alloca, llvm.alloca) of each automatic
   /// allocation scope, freed when it is left.

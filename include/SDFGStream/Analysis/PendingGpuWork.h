@@ -139,6 +139,13 @@ public:
     /// inserted) and host syncs written in the program remove it. Every
     /// op also leaves a work marker on its stream (SlotOrdering.h).
     SlotOrdering,
+    /// GPU work the host has not waited for, as the program is written:
+    /// only its own sdfg.sync ops (and callees that end synced) remove it,
+    /// only its own sdfg.stream_wait ops extend it. Every op leaves a work
+    /// marker on its streams, and the entry has one on each (the caller's
+    /// earlier work): a stream with no entry left at a return is idle
+    /// there (getStreamsIdleAtExit).
+    ExitState,
   };
 
   PendingGpuWorkAnalysis(DataFlowSolver &solver, HostGpuAccesses &accesses,
@@ -169,6 +176,13 @@ private:
   SmallVector<Value> programStreams;
   Mode mode;
 };
+
+/// The streams of `program` (getProgramStreams) that are idle at every
+/// return, as the program is written: synchronized after the last GPU work
+/// enqueued on them and after the caller's earlier work. Syncs
+/// insert-host-syncs adds later only make more streams idle.
+SmallVector<Value> getStreamsIdleAtExit(HostGpuAccesses &accesses,
+                                        FunctionOpInterface program);
 
 /// Returns true if the regions of `op` run later or elsewhere while the code
 /// after `op` goes on (async.execute), so that nothing they do, syncs
