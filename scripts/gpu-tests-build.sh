@@ -24,11 +24,7 @@ build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
   sdfg-opt sdfg-translate sdfgstream_runtime_cuda_static
 rm -rf "$root/.device"
 mkdir -p "$root/.device/bin"
-cp "$build/bin/sdfg-gpu-tests" "$build/bin/libsdfg-gpu-test-host-api.so" \
-  "$build/bin/libsdfg-gpu-test-hazards.so" "$build/bin/libsdfg-gpu-test-hazards-no-syncs.so" \
-  "$build/bin/libsdfg-gpu-test-hazards-no-waits.so" \
-  "$build"/bin/libsdfg-gpu-test-concurrency*.so \
-  "$build"/bin/libsdfg-gpu-test-graph-mode*.so \
+cp "$build/bin/sdfg-gpu-tests" "$build"/bin/libsdfg-gpu-test-*.so \
   "$build/bin/sdfg-cuda-probe" "$build/bin/sdfg-gpu-run" \
   "$build"/bin/libsdfg-gpu-integration-*.so \
   "$build/unittests/Runtime/SDFGRuntimeCudaDeviceTests" \

@@ -16,10 +16,14 @@
 #   bench/            independent_maps without and with --concurrent-streams;
 #                     dependent_maps with --concurrent-streams, with and
 #                     without --test-omit-stream-waits; triad_device; each
-#                     .so with its .h; libtriad_hand.so (triad_hand.cu, nvcc)
+#                     .so with its .h; triad_device_b256 (DaCe's
+#                     default_block_size 256,1,1 instead of 32,1,1);
+#                     libtriad_hand.so (triad_hand.cu, nvcc)
 #   bench/dace-*/     DaCe's own CUDA build (DaCe 2.0.0a5 from the snapshot,
 #                     scripts/dace-env.sh; cmake and nvcc here) of
-#                     triad_device and independent_maps: lib<name>.so, which
+#                     triad_device (also with default_block_size 256,1,1:
+#                     dace-triad_device_b256) and independent_maps:
+#                     lib<name>.so, which
 #                     needs only libcudart there. Skipped, with a message,
 #                     when DaCe cannot be set up here.
 #
@@ -51,19 +55,23 @@ bench independent_maps_concurrent independent_maps --concurrent-streams
 bench dependent_maps_ordered dependent_maps --concurrent-streams
 bench dependent_maps_omit_waits dependent_maps --concurrent-streams --test-omit-stream-waits
 bench triad_device triad_device
+bench triad_device_b256 triad_device --dace-default-block-size 256,1,1
 /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -Xcompiler -fPIC -shared \
   "$root/bench/dace/triad_hand.cu" -o "$out/bench/libtriad_hand.so"
 
 # DaCe's own CUDA build of the same SDFG files.
 if env_line="$("$root/scripts/dace-env.sh" 2>"$out/dace-env.log")"; then
   eval "$env_line"
-  for program in triad_device independent_maps; do
+  dace_build() { # dace_build PROGRAM OUT-NAME [BLOCK]
     PATH="$PATH:/usr/local/cuda/bin" DACE_default_build_folder="$out/dace-cache" \
-      /usr/bin/python3 "$root/bench/dace/dace_build.py" "$corpus/$program.sdfg" \
-      "$out/bench/dace-$program" >>"$out/dace-build.log" 2>&1 ||
-      { echo "DaCe's build of $program failed: see $out/dace-build.log"; exit 1; }
-  done
-  rm -rf "$out/dace-cache"
+      /usr/bin/python3 "$root/bench/dace/dace_build.py" "$corpus/$1.sdfg" \
+      "$out/bench/dace-$2" "${@:3}" >>"$out/dace-build.log" 2>&1 ||
+      { echo "DaCe's build of $2 failed: see $out/dace-build.log"; exit 1; }
+    rm -rf "$out/dace-cache"
+  }
+  dace_build triad_device triad_device
+  dace_build triad_device triad_device_b256 256,1,1
+  dace_build independent_maps independent_maps
 else
   echo "DaCe could not be set up here ($out/dace-env.log): its builds are skipped"
 fi

@@ -266,6 +266,22 @@ static CValue loadElement(ProgramEmitter &e, const Container &container,
     return {memref::LoadOp::create(b, location, staging, ValueRange()),
             isUnsigned};
   }
+  if (e.inKernel && !container.onGpu() && indices.empty()) {
+    // A host scalar a kernel reads (a transient Scalar a host tasklet
+    // wrote: DaCe passes it to the kernel by value): read on the host right
+    // before the launch, and captured.
+    Operation *parent = b.getInsertionBlock()->getParentOp();
+    auto launch = dyn_cast<gpu::LaunchOp>(parent);
+    if (!launch)
+      launch = parent->getParentOfType<gpu::LaunchOp>();
+    if (launch &&
+        !launch.getBody().isAncestor(
+            Value(container.memref).getParentRegion())) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(launch);
+      return {memref::LoadOp::create(b, location, container.memref), isUnsigned};
+    }
+  }
   return {memref::LoadOp::create(b, location, container.memref, indices),
           isUnsigned};
 }

@@ -31,6 +31,85 @@ static void namesIn(const PyExpr &expr, llvm::StringSet<> &names) {
     namesIn(*operand, names);
 }
 
+/// If `expr` is `c * p + e` for exactly one name `p` of `params`, an integer
+/// c != 0 and `e` free of `params` (DaCe writes `symbol($p, dtype=...)` for
+/// p), returns p and c: distinct values of p give distinct values.
+static std::optional<std::pair<std::string, int64_t>>
+affineInOneParam(const PyExpr &expr, ArrayRef<std::string> params) {
+  auto free = [&](const PyExpr &operand) {
+    llvm::StringSet<> names;
+    namesIn(operand, names);
+    return llvm::none_of(params, [&](const std::string &param) {
+      return names.contains(param);
+    });
+  };
+  switch (expr.kind) {
+  case PyExpr::Kind::Name:
+    if (llvm::is_contained(params, expr.name))
+      return std::make_pair(expr.name, int64_t(1));
+    return std::nullopt;
+  case PyExpr::Kind::Call:
+    if (expr.operands.size() == 2 &&
+        expr.operands[0]->kind == PyExpr::Kind::Name &&
+        expr.operands[0]->name == "symbol")
+      return affineInOneParam(*expr.operands[1], params);
+    return std::nullopt;
+  case PyExpr::Kind::Unary: {
+    auto inner = affineInOneParam(*expr.operands[0], params);
+    if (inner && expr.op == PyExpr::Op::Neg)
+      inner->second = -inner->second;
+    if (expr.op == PyExpr::Op::Neg || expr.op == PyExpr::Op::Plus)
+      return inner;
+    return std::nullopt;
+  }
+  case PyExpr::Kind::Binary: {
+    const PyExpr &lhs = *expr.operands[0], &rhs = *expr.operands[1];
+    if (expr.op == PyExpr::Op::Add || expr.op == PyExpr::Op::Sub) {
+      if (free(rhs))
+        return affineInOneParam(lhs, params);
+      if (!free(lhs))
+        return std::nullopt;
+      auto inner = affineInOneParam(rhs, params);
+      if (inner && expr.op == PyExpr::Op::Sub)
+        inner->second = -inner->second;
+      return inner;
+    }
+    if (expr.op == PyExpr::Op::Mul) {
+      const PyExpr *constant = &lhs, *other = &rhs;
+      if (constant->kind != PyExpr::Kind::Integer)
+        std::swap(constant, other);
+      if (constant->kind != PyExpr::Kind::Integer || constant->intValue == 0)
+        return std::nullopt;
+      auto inner = affineInOneParam(*other, params);
+      if (inner)
+        inner->second *= constant->intValue;
+      return inner;
+    }
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether threads of a GPU map with `params` may write the same element
+/// through `memlet`: unless each parameter is pinned by a dimension of the
+/// subset whose start is affine in that parameter alone (i, i + 1, 2 * i -
+/// N), two threads may (i % 4, i // 2, i + j, a constant, a dynamic
+/// memlet's whole range).
+static bool mayCollide(const Memlet &memlet, ArrayRef<std::string> params) {
+  if (!memlet.subset)
+    return !params.empty();
+  llvm::StringSet<> pinned;
+  for (const RangeDim &dim : memlet.subset->dims)
+    if (dim.start.expr)
+      if (auto affine = affineInOneParam(*dim.start.expr, params))
+        pinned.insert(affine->first);
+  return llvm::any_of(params, [&](const std::string &param) {
+    return !pinned.contains(param);
+  });
+}
+
 namespace {
 /// An output connector bound to one element.
 struct ElementOutput {
@@ -60,18 +139,8 @@ LogicalResult mlir::sdfg::dace::storeElement(ProgramEmitter &e,
                             indices);
     return success();
   }
-  bool conflicted = false;
-  if (inKernel && !memlet.wcrNonatomic) {
-    llvm::StringSet<> used;
-    if (memlet.subset)
-      for (const RangeDim &dim : memlet.subset->dims) {
-        if (dim.start.expr)
-          namesIn(*dim.start.expr, used);
-      }
-    conflicted = llvm::any_of(e.kernelParams, [&](const std::string &param) {
-      return !used.contains(param);
-    });
-  }
+  bool conflicted =
+      inKernel && !memlet.wcrNonatomic && mayCollide(memlet, e.kernelParams);
   if (conflicted) {
     if (std::optional<arith::AtomicRMWKind> kind = e.atomicKind(
             *memlet.wcr, stored, elementType.isUnsignedInteger())) {

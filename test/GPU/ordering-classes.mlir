@@ -1,0 +1,191 @@
+// Programs of the ordering tests of issue 22 (OrderingTests.cu), one per
+// class that orders data: each has an access (a host read, or a kernel on
+// another slot) that is right only if it waits for GPU work still queued on
+// another stream. scripts build it with --concurrent-streams three times: as
+// is, without host syncs (--test-omit-host-syncs) and without waits between
+// streams (--test-omit-stream-waits): the negative controls that must go
+// wrong in the same run.
+
+#global = #gpu.address_space<global>
+module attributes {gpu.container_module} {
+  gpu.module @ordering_kernels {
+    // x[i] = value (x in GPU memory)
+    gpu.func @fill(%x: memref<?xf32, #global>, %value: f32, %n: index) kernel {
+      %i = gpu.global_id x
+      %inside = arith.cmpi ult, %i, %n : index
+      scf.if %inside {
+        memref.store %value, %x[%i] : memref<?xf32, #global>
+      }
+      gpu.return
+    }
+    // (*table[0])[i] = value: the buffer is reached through a pointer the
+    // host stored into the table (a pointer table of batched data).
+    gpu.func @fill_through_table(%table: memref<1xi64>, %value: f32, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %i = gpu.global_id x
+      %inside = arith.cmpi ult, %i, %n : index
+      scf.if %inside {
+        %address = memref.load %table[%c0] : memref<1xi64>
+        %base = llvm.inttoptr %address : i64 to !llvm.ptr
+        %i64 = arith.index_cast %i : index to i64
+        %element = llvm.getelementptr %base[%i64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        llvm.store %value, %element : f32, !llvm.ptr
+      }
+      gpu.return
+    }
+    // A device global (a CUDA __device__ variable).
+    memref.global "private" @shared_value : memref<1xf32, #global> = dense<0.0>
+    // Spins `ns` nanoseconds, then shared_value = value.
+    gpu.func @spin_set_global(%value: f32, %ns: i64) kernel {
+      %start = nvvm.read.ptx.sreg.globaltimer : i64
+      scf.while : () -> () {
+        %now = nvvm.read.ptx.sreg.globaltimer : i64
+        %elapsed = arith.subi %now, %start : i64
+        %more = arith.cmpi ult, %elapsed, %ns : i64
+        scf.condition(%more)
+      } do {
+        scf.yield
+      }
+      %c0 = arith.constant 0 : index
+      %g = memref.get_global @shared_value : memref<1xf32, #global>
+      memref.store %value, %g[%c0] : memref<1xf32, #global>
+      gpu.return
+    }
+    // x[0] = shared_value
+    gpu.func @read_global(%x: memref<?xf32, #global>) kernel {
+      %c0 = arith.constant 0 : index
+      %g = memref.get_global @shared_value : memref<1xf32, #global>
+      %v = memref.load %g[%c0] : memref<1xf32, #global>
+      memref.store %v, %x[%c0] : memref<?xf32, #global>
+      gpu.return
+    }
+  }
+
+  // Class 1 (escaped addresses): h's address goes into a pointer table that
+  // a kernel writes through; the host then reads h.  out = h[n - 1].
+  sdfg.sdfg @pointer_table(%h: memref<?xf32>, %table: memref<1xi64>,
+                           %out: memref<f32>, %n: index, %value: f32)
+      target(gpu) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %address = memref.extract_aligned_pointer_as_index %h : memref<?xf32> -> index
+    %address64 = arith.index_cast %address : index to i64
+    memref.store %address64, %table[%c0] : memref<1xi64>
+    %blocks = arith.ceildivui %n, %c256 : index
+    gpu.launch_func @ordering_kernels::@fill_through_table
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%table : memref<1xi64>, %value : f32, %n : index)
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    sdfg.return
+  }
+
+  // Class 2 (tokens through regions): d is filled on another stream; its
+  // token reaches the copy back on the caller's stream through an scf.if
+  // result and an scf.for iter_arg.  out = h[n - 1] (= value).
+  sdfg.sdfg @token_through_regions(%d: memref<?xf32, #global>,
+                                   %h: memref<?xf32>, %out: memref<f32>,
+                                   %other: !sdfg.stream, %n: index,
+                                   %value: f32, %pick: i1) target(gpu) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    %t0 = sdfg.stream_token %other
+    %t1 = gpu.launch_func async [%t0] @ordering_kernels::@fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%d : memref<?xf32, #global>, %value : f32, %n : index)
+    %t2 = scf.if %pick -> !gpu.async.token {
+      scf.yield %t1 : !gpu.async.token
+    } else {
+      scf.yield %t0 : !gpu.async.token
+    }
+    %t3 = scf.for %i = %c0 to %c2 step %c1 iter_args(%t = %t2) -> !gpu.async.token {
+      scf.yield %t : !gpu.async.token
+    }
+    %mine = gpu.wait async
+    %t4 = gpu.memcpy async [%mine, %t3] %h, %d : memref<?xf32>, memref<?xf32, #global>
+    gpu.wait [%t4]
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    sdfg.return
+  }
+
+  // Class 3 (device globals): slot 1 sets the device global after a spin;
+  // slot 0's kernel reads it into d; the host reads d back.
+  // out = d[0] (= value).
+  sdfg.sdfg @device_global(%d: memref<?xf32, #global>, %h: memref<?xf32>,
+                           %out: memref<f32>, %value: f32, %ns: i64)
+      target(gpu, streams = 2) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @ordering_kernels::@spin_set_global
+        blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%value : f32, %ns : i64) {sdfg.stream_slot = 1}
+    gpu.launch_func @ordering_kernels::@read_global
+        blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%d : memref<?xf32, #global>)
+    %d1 = memref.subview %d[0] [1] [1] : memref<?xf32, #global> to memref<1xf32, strided<[1]>, #global>
+    %h1 = memref.subview %h[0] [1] [1] : memref<?xf32> to memref<1xf32, strided<[1]>>
+    gpu.memcpy %h1, %d1 : memref<1xf32, strided<[1]>>, memref<1xf32, strided<[1]>, #global>
+    %x = memref.load %h[%c0] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    sdfg.return
+  }
+
+  // Class 4 (callee summaries): the callee fills d and copies it back on
+  // the other stream it is given; the caller reads h after the call.
+  // out = h[n - 1] (= value).
+  func.func private @fill_and_copy_back_on(%s: !sdfg.stream,
+                                           %d: memref<?xf32, #global>,
+                                           %h: memref<?xf32>, %n: index,
+                                           %value: f32) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    %t0 = sdfg.stream_token %s
+    %t1 = gpu.launch_func async [%t0] @ordering_kernels::@fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%d : memref<?xf32, #global>, %value : f32, %n : index)
+    %t2 = gpu.memcpy async [%t1] %h, %d : memref<?xf32>, memref<?xf32, #global>
+    return
+  }
+  sdfg.sdfg @callee_on_other_stream(%d: memref<?xf32, #global>,
+                                    %h: memref<?xf32>, %out: memref<f32>,
+                                    %other: !sdfg.stream, %n: index,
+                                    %value: f32) target(gpu) {
+    %c1 = arith.constant 1 : index
+    func.call @fill_and_copy_back_on(%other, %d, %h, %n, %value)
+        : (!sdfg.stream, memref<?xf32, #global>, memref<?xf32>, index, f32) -> ()
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    sdfg.return
+  }
+
+  // Class 7 (memory-space casts): a kernel writes pinned host memory through
+  // a view cast to the GPU's global space; the host reads the original view
+  // and one through the cast.  out = h[n - 1] + h[n - 2] (= 2 value).
+  sdfg.sdfg @cast_view_write(%h: memref<?xf32>, %out: memref<f32>,
+                             %n: index, %value: f32) target(gpu) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c256 = arith.constant 256 : index
+    %g = memref.memory_space_cast %h : memref<?xf32> to memref<?xf32, #global>
+    %blocks = arith.ceildivui %n, %c256 : index
+    gpu.launch_func @ordering_kernels::@fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%g : memref<?xf32, #global>, %value : f32, %n : index)
+    %last = arith.subi %n, %c1 : index
+    %before = arith.subi %n, %c2 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    %y = memref.load %g[%before] : memref<?xf32, #global>
+    %sum = arith.addf %x, %y : f32
+    memref.store %sum, %out[] : memref<f32>
+    sdfg.return
+  }
+}
