@@ -153,10 +153,13 @@ int32_t sdfgrtEndCall(void) {
     stopGraphRecording();
   if (threadState.callDepth > 0 && --threadState.callDepth == 0) {
     if (threadState.callError != 0) {
-      // The frees are enqueued on the streams the memory was allocated on,
-      // which the joins then order the caller after.
-      freeCallTransients();
+      // Every slot the call forked joins the stream it came from first; the
+      // frees then go on the stream each allocation's slot was forked from
+      // (transitively: the caller's), ordered after every slot that may
+      // still use the memory, not only after its own.
+      moveCallTransientsToForkRoots();
       joinCallForks();
+      freeCallTransients();
     }
     if (graphs)
       checkInGraphCall();

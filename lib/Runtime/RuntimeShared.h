@@ -171,6 +171,15 @@ void freeCallTransients();
 /// Forgets the allocations of the program call that ends or begins.
 void forgetCallTransients();
 
+/// Makes each allocation of the failed program call be freed on the stream
+/// its stream was forked from, transitively (forkRoot), instead of its own:
+/// after joinCallForks, that stream is ordered after every slot.
+void moveCallTransientsToForkRoots();
+
+/// The stream that `stream` was forked from by the current program call,
+/// transitively; `stream` itself if it is no slot of a fork (StreamPool.cpp).
+void *forkRoot(void *stream);
+
 /// Orders, on the GPU, each stream the failed program call forked
 /// (sdfgrtForkStreams) back onto the stream it was forked from, the
 /// innermost forks first (StreamPool.cpp): the generated joins were skipped

@@ -136,6 +136,11 @@ void sdfgrt::freeCallTransients() {
 
 void sdfgrt::forgetCallTransients() { callTransients.clear(); }
 
+void sdfgrt::moveCallTransientsToForkRoots() {
+  for (CallTransient &transient : callTransients)
+    transient.stream = forkRoot(transient.stream);
+}
+
 /// Sets `count` dense elements of `elementSize` bytes to `value`. No
 /// vendor sets 64-bit elements: one element is set as two 32-bit words,
 /// then copied onto the next ones, doubling the set part each time

@@ -30,6 +30,7 @@
 
 #include "RuntimeShared.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -259,6 +260,20 @@ void sdfgrt::joinCallForks() {
 }
 
 void sdfgrt::forgetCallForks() { callForks.clear(); }
+
+void *sdfgrt::forkRoot(void *stream) {
+  // Each step goes to a fork logged earlier than the slot's own (a slot is
+  // forked from a stream the call already had), so this ends; the bound
+  // guards against a log that says otherwise.
+  for (size_t steps = 0; steps < callForks.size(); ++steps) {
+    auto it = std::find_if(callForks.begin(), callForks.end(),
+                           [&](const Fork &fork) { return fork.slot == stream; });
+    if (it == callForks.end())
+      break;
+    stream = it->caller;
+  }
+  return stream;
+}
 
 bool sdfgrt::isCallForkSlot(void *stream) {
   for (const Fork &fork : callForks)

@@ -151,7 +151,14 @@ struct Driver {
   std::vector<CUevent> events; // in creation order, never freed
   std::vector<EventRecord> records;
   std::vector<StreamWait> waits;
-  long nextOrder = 0;                   // of the next record or wait
+  long nextOrder = 0;                   // of the next record, wait or free
+  // Stream-ordered frees, in order.
+  struct AsyncFree {
+    CUdeviceptr pointer;
+    CUstream stream;
+    long order;
+  };
+  std::vector<AsyncFree> asyncFrees;
   std::vector<CUstream> createdStreams; // by cuStreamCreate, in order
   // Memory by base address: cuMemAllocAsync adds the stream's device's;
   // tests add their own (other devices, managed memory).

@@ -63,6 +63,7 @@ CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
   std::free(reinterpret_cast<void *>(ptr));
   driver().lastMemoryStream = stream;
   driver().allocations.erase(ptr);
+  driver().asyncFrees.push_back({ptr, stream, driver().nextOrder++});
   return CUDA_SUCCESS;
 }
 

@@ -322,6 +322,38 @@ TEST_F(StreamPoolTest, AFailedCallJoinsItsForksBackInnermostFirst) {
   EXPECT_EQ(driver().count("cuStreamSynchronize"), 0);
 }
 
+TEST_F(StreamPoolTest, AFailedCallFreesItsTransientsAfterEverySlotJoined) {
+  // A transient on the caller's stream that a slot uses, one on a slot, and
+  // one on the slot of a nested program's fork: each is freed on the
+  // caller's stream, after both joins (a free on its own stream would not
+  // wait for the other slots still using it).
+  sdfgrtBeginCall();
+  void *slot = fork(streamA, 2)[1];
+  void *onCaller = mgpuMemAlloc(64, streamA, false);
+  void *onSlot = mgpuMemAlloc(64, slot, false);
+  sdfgrtBeginCall();
+  void *inner = fork(slot, 2)[1];
+  void *onInner = mgpuMemAlloc(64, inner, false);
+  ASSERT_NE(onCaller, nullptr);
+  ASSERT_NE(onSlot, nullptr);
+  ASSERT_NE(onInner, nullptr);
+  failTheCall(inner);
+  EXPECT_EQ(sdfgrtEndCall(), kRuntimeFailure);
+  EXPECT_TRUE(driver().asyncFrees.empty());
+  EXPECT_EQ(sdfgrtEndCall(), kRuntimeFailure);
+  ASSERT_EQ(driver().asyncFrees.size(), 3u);
+  ASSERT_GE(driver().waits.size(), 2u);
+  long lastJoin = driver().waits.back().order;
+  EXPECT_EQ(driver().waits.back().stream, streamA);
+  std::set<void *> freed;
+  for (const auto &free : driver().asyncFrees) {
+    EXPECT_EQ(free.stream, streamA);
+    EXPECT_GT(free.order, lastJoin);
+    freed.insert(reinterpret_cast<void *>(free.pointer));
+  }
+  EXPECT_EQ(freed, (std::set<void *>{onCaller, onSlot, onInner}));
+}
+
 TEST_F(StreamPoolTest, FailingJoinsAreAllTriedAndKeepTheCallsFirstError) {
   sdfgrtBeginCall();
   std::vector<void *> slots = fork(streamA, 3);
