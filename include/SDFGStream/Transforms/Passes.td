@@ -188,7 +188,9 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
     * Aliases: buffers (ranked and unranked memrefs, LLVM pointers) are
       followed through every op that makes a buffer from buffers, branches
       and region ops; arguments may alias each other and globals unless
-      marked `llvm.noalias`; GPU memory spaces never alias host memory.
+      marked `llvm.noalias`; GPU memory spaces never alias host memory;
+      whether the host can touch a buffer is decided by the buffer, not by
+      the memory space of the view in hand.
     * What is an access: the Read/Write/Free effects an op declares on a
       buffer (metadata and views are none), every buffer operand of an op
       that declares nothing, returning host-visible memory; GPU ops on a
@@ -196,8 +198,16 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
       write their destination, kernels write what their body may write).
     * Calls: decided by a summary of the callee (which arguments and
       globals it accesses on the host, which only through GPU work on the
-      stream), solved over the module to a fixpoint; a declaration accesses
-      every buffer it is given on the host.
+      stream or on another `!sdfg.stream` it is given, GPU work on its own
+      allocations whose address leaves it, which streams it ends
+      synchronized), solved over the module to a fixpoint; callees are
+      placed first; a declaration accesses every buffer it is given on the
+      host.
+    * Escapes: a buffer whose address is stored, packed, or leaves as an
+      integer the analysis does not follow may be accessed by every kernel
+      and every opaque host op.
+    * Detached regions: after an `async.execute` its body's GPU work is
+      pending and none of its syncs count (it may not have run yet).
     * Control flow: control-flow graphs (irreducible ones too) and every
       `RegionBranchOpInterface` op; any other region op (e.g.
       `omp.parallel`) makes the host accesses nested in it, so their sync

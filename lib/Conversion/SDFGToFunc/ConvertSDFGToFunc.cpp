@@ -5,13 +5,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Conversion/Passes.h"
+
+#include "SDFGStream/Analysis/BufferAliasAnalysis.h"
 #include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Runtime/CallEntries.h"
 
 #include "../SDFGToLLVM/RuntimeCalls.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -266,6 +270,40 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
   return success();
 }
 
+/// Whether a GPU allocation of `function`, or of a function it calls,
+/// leaves the call through something other than a GPU op's operand: its
+/// address stored (an out-pointer), packed or turned into an integer
+/// (BufferAliasAnalysis's escapes). Graph mode keeps a program's
+/// allocations for its next call, which would then hand out the same
+/// buffer again; such a program runs eagerly.
+static bool allocationsEscape(FunctionOpInterface function,
+                              SymbolTableCollection &symbolTables,
+                              DenseSet<Operation *> &visited) {
+  if (!visited.insert(function).second || function.isExternal())
+    return false;
+  BufferAliasAnalysis aliases(function);
+  const BufferAliasAnalysis::RootSet &escaped = aliases.getEscapedRoots();
+  bool escapes = false;
+  function.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      for (unsigned root : aliases.getRoots(alloc.getMemref()))
+        escapes |= llvm::is_contained(escaped, root);
+    } else if (auto call = dyn_cast<CallOpInterface>(op)) {
+      if (auto callee = dyn_cast_or_null<FunctionOpInterface>(
+              call.resolveCallableInTable(&symbolTables)))
+        escapes |= allocationsEscape(callee, symbolTables, visited);
+    }
+    return escapes ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return escapes;
+}
+
+static bool allocationsEscape(FunctionOpInterface function) {
+  SymbolTableCollection symbolTables;
+  DenseSet<Operation *> visited;
+  return allocationsEscape(function, symbolTables, visited);
+}
+
 void ConvertSDFGToFunc::runOnOperation() {
   ModuleOp module = getOperation();
   // Library nodes live in sdfg.sdfg programs only: they must be expanded
@@ -287,7 +325,8 @@ void ConvertSDFGToFunc::runOnOperation() {
   for (func::FuncOp function : functions) {
     if (!function.isPublic() || function.isExternal())
       continue;
-    bool inGraphMode = graphMode || graphModeAttr.isAttrPresent(function);
+    bool inGraphMode = (graphMode || graphModeAttr.isAttrPresent(function)) &&
+                       !allocationsEscape(function);
     // A function that returns values of its own is never in graph mode.
     if (takesExternalStream(function))
       declareCallEntries(module,
@@ -317,8 +356,15 @@ void ConvertSDFGToFunc::runOnOperation() {
     call.erase();
   }
 
+  // Decided before any program becomes a function (calls between them are
+  // followed as they are now).
+  DenseMap<Operation *, bool> escaping;
+  for (SDFGOp program : programs)
+    escaping[program] = allocationsEscape(
+        cast<FunctionOpInterface>(program.getOperation()));
   for (SDFGOp program : programs) {
-    bool inGraphMode = graphMode || graphModeAttr.isAttrPresent(program);
+    bool inGraphMode = (graphMode || graphModeAttr.isAttrPresent(program)) &&
+                       !escaping.lookup(program);
     if (getInitStreamsOp(program))
       declareCallEntries(program->getParentOfType<ModuleOp>(), inGraphMode);
     convertProgram(program, inGraphMode);

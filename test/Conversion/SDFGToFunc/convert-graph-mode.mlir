@@ -109,3 +109,40 @@ func.func @returns_a_value(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external
   %zero = arith.constant 0.0 : f32
   return %zero : f32
 }
+
+// -----
+
+// Graph mode keeps a program's GPU allocations for its next call: a program
+// whose allocation leaves the call (its address stored through an
+// out-pointer, here as an integer; or by a nested program it calls) runs
+// eagerly, or the next call would hand out the same buffer again.
+// ALL-LABEL: func.func @hands_out_a_buffer
+// ALL-NOT: sdfgrtBeginGraphCall
+// ALL: call @sdfgrtBeginCall() : () -> ()
+// ALL-LABEL: func.func @calls_one_that_does
+// ALL-NOT: sdfgrtBeginGraphCall
+// ALL: call @sdfgrtBeginCall() : () -> ()
+// ALL-LABEL: func.func @keeps_its_buffer
+// ALL-NEXT: llvm.mlir.addressof
+// ALL-NEXT: call @sdfgrtBeginGraphCall
+sdfg.sdfg @hands_out_a_buffer(%out: memref<index>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t = sdfg.stream_token %slot
+  %m, %t2 = gpu.alloc async [%t] () : memref<4xf32, 1>
+  %i = memref.extract_aligned_pointer_as_index %m : memref<4xf32, 1> -> index
+  memref.store %i, %out[] : memref<index>
+  sdfg.return
+}
+sdfg.sdfg @calls_one_that_does(%out: memref<index>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.call @hands_out_a_buffer(%out, %slot) : (memref<index>, !sdfg.stream) -> ()
+  sdfg.return
+}
+sdfg.sdfg @keeps_its_buffer(%out: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t = sdfg.stream_token %slot
+  %m, %t2 = gpu.alloc async [%t] () : memref<4xf32, 1>
+  %t3 = gpu.memcpy async [%t2] %out, %m : memref<4xf32, 1>, memref<4xf32, 1>
+  %t4 = gpu.dealloc async [%t3] %m : memref<4xf32, 1>
+  sdfg.return
+}
