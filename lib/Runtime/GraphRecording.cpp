@@ -182,9 +182,10 @@ bool sdfgrt::recordGraphLaunch(void *function, const unsigned (&grid)[3],
   if (!function || !attach(stream))
     return false;
   const std::vector<uint32_t> *sizes = nullptr;
+  int maxThreads = 1024;
   inCallContext([&] {
     sizes = kernelParamSizes(*graphCall.symbols, function, graphCall.context,
-                             count);
+                             count, &maxThreads);
   });
   if (!sizes) {
     if (threadState.operationFailed)
@@ -195,6 +196,17 @@ bool sdfgrt::recordGraphLaunch(void *function, const unsigned (&grid)[3],
       flushGraphSegment();
     stopRecording();
     return false;
+  }
+  if constexpr (vendor::kHasGraphs) {
+    if (!vendor::launchShapeIsValid(maxThreads, grid, block)) {
+      // A launch the device refuses (too many threads per block, a grid
+      // past its limits) fails the call here, as it does eagerly, not when
+      // the segment is launched: what was recorded goes first, then this
+      // launch eagerly.
+      if (threadState.graphPending)
+        flushGraphSegment();
+      return false;
+    }
   }
   GraphOp &op = appendOp(GraphOp::Kind::Kernel);
   op.function = function;

@@ -188,7 +188,8 @@ bool resolveKernel(const Symbols &symbols, void *function, Context context,
 /// null if the driver cannot tell, or on a failure (recorded).
 const std::vector<uint32_t> *kernelParamSizes(const Symbols &symbols,
                                               void *function, Context context,
-                                              size_t count);
+                                              size_t count,
+                                              int *maxThreads = nullptr);
 
 /// Counts the calling thread's graph-mode call as one that ran eagerly, in
 /// part or whole (once per call; GraphRecording.cpp).

@@ -65,6 +65,8 @@ struct FunctionRecord {
   enum class Layout { Unknown, Known, Unavailable };
   std::atomic<Layout> layout{Layout::Unknown};
   std::vector<uint32_t> paramSizes;
+  // The most threads a block may have (asked with the sizes).
+  int maxThreadsPerBlock = 1024;
 };
 
 std::atomic<int64_t> loadedModuleCount{0};
@@ -159,7 +161,7 @@ bool sdfgrt::resolveKernel(const Symbols &symbols, void *function,
 
 const std::vector<uint32_t> *
 sdfgrt::kernelParamSizes(const Symbols &symbols, void *function,
-                         Context context, size_t count) {
+                         Context context, size_t count, int *maxThreads) {
   using Layout = FunctionRecord::Layout;
   auto *record = static_cast<FunctionRecord *>(function);
   if (record->layout.load(std::memory_order_acquire) == Layout::Unknown) {
@@ -169,9 +171,12 @@ sdfgrt::kernelParamSizes(const Symbols &symbols, void *function,
       if (!resolveFunction(symbols, function, context, handle))
         return nullptr;
       bool known = false;
-      if constexpr (vendor::kHasGraphs)
+      if constexpr (vendor::kHasGraphs) {
         known =
             vendor::kernelParamSizes(symbols, handle, count, record->paramSizes);
+        record->maxThreadsPerBlock =
+            vendor::kernelMaxThreadsPerBlock(symbols, handle);
+      }
       record->layout.store(known ? Layout::Known : Layout::Unavailable,
                            std::memory_order_release);
     }
@@ -179,6 +184,8 @@ sdfgrt::kernelParamSizes(const Symbols &symbols, void *function,
   if (record->layout.load(std::memory_order_acquire) != Layout::Known ||
       record->paramSizes.size() != count)
     return nullptr;
+  if (maxThreads)
+    *maxThreads = record->maxThreadsPerBlock;
   return &record->paramSizes;
 }
 

@@ -151,6 +151,15 @@ CUresult fakecuda::internal::launch(CUfunction f, const unsigned (&grid)[3],
     return CUDA_ERROR_INVALID_HANDLE;
   if (smem > 48 * 1024 && static_cast<int>(smem) > f->maxDynamicSharedBytes)
     return CUDA_ERROR_INVALID_VALUE;
+  auto limit = driver().maxThreadsPerBlock.find(f->name);
+  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+  if (!grid[0] || !grid[1] || !grid[2] || !threads || block[0] > 1024 ||
+      block[1] > 1024 || block[2] > 64 || grid[0] > 0x7fffffffu ||
+      grid[1] > 65535 || grid[2] > 65535 ||
+      threads > uint64_t(limit == driver().maxThreadsPerBlock.end()
+                             ? 1024
+                             : limit->second))
+    return CUDA_ERROR_INVALID_VALUE;
   if (cluster[0] * cluster[1] * cluster[2] > 8 && !f->nonPortableClusterSize)
     return CUDA_ERROR_INVALID_CLUSTER_SIZE;
   Launch l{f->name, stream, current(), {}, {}, {}, smem};
@@ -557,6 +566,16 @@ CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute,
     function->nonPortableClusterSize = value != 0;
   else
     return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute,
+                            CUfunction function) {
+  ENTER("cuFuncGetAttribute");
+  if (attribute != CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto limit = driver().maxThreadsPerBlock.find(function->name);
+  *value = limit == driver().maxThreadsPerBlock.end() ? 1024 : limit->second;
   return CUDA_SUCCESS;
 }
 

@@ -176,6 +176,11 @@ struct Driver {
   // which cuFuncGetParamInfo answers (a kernel not listed has none it can
   // tell: CUDA_ERROR_INVALID_VALUE), and what was done with graphs.
   std::map<std::string, std::vector<size_t>> kernelParams;
+  // The most threads a block of each kernel may have, by name
+  // (CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: its launch bounds, its
+  // registers); 1024 for a kernel not listed. A launch past it, or past the
+  // device's block and grid limits, fails with CUDA_ERROR_INVALID_VALUE.
+  std::map<std::string, int> maxThreadsPerBlock;
   int graphsLive = 0;     // created and not destroyed
   int graphExecsLive = 0; // instantiated and not destroyed
   int graphLaunches = 0;

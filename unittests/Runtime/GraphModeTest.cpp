@@ -568,3 +568,56 @@ TEST_F(GraphModeTest, ACallOfTheSameProgramOnAnotherThreadRunsEagerly) {
 }
 
 } // namespace
+
+// A launch the device refuses fails the call where it is enqueued, as it
+// does eagerly, so that no host code after it runs (the status checks
+// insert-failure-exits places after it see the failure): what the segment
+// recorded before it is launched first, then it runs eagerly and fails.
+TEST_F(GraphModeTest, ALaunchTheDeviceRefusesFailsTheCallWhereItIsEnqueued) {
+  driver().maxThreadsPerBlock["add"] = 256; // its launch bounds
+  struct Shape {
+    void *function;
+    unsigned block[3], grid[3];
+  };
+  const Shape refused[] = {
+      {scale, {2048, 1, 1}, {1, 1, 1}}, // more threads than a block has
+      {scale, {1, 1, 128}, {1, 1, 1}},  // z past 64
+      {scale, {64, 1, 1}, {1, 70000, 1}}, // grid y past 65535
+      {add, {512, 1, 1}, {1, 1, 1}},      // past the kernel's own bound
+  };
+  for (const Shape &shape : refused) {
+    sdfgrtBeginGraphCall("refused");
+    float factor = 2.0f;
+    int64_t n = kElements;
+    void *scaleArgs[] = {&deviceA, &factor, &n};
+    void *addArgs[] = {&deviceA, &deviceA};
+    mgpuMemcpy(deviceA, input, sizeof(input), streamA);
+    mgpuLaunchKernel(scale, 1, 1, 1, 64, 1, 1, 0, streamA, scaleArgs, nullptr,
+                     3);
+    ASSERT_EQ(sdfgrtCallStatus(), 0) << sdfgrtGetLastError();
+    size_t launches = driver().launches.size();
+    int graphLaunches = driver().graphLaunches;
+    bool isScale = shape.function == scale;
+    mgpuLaunchKernel(shape.function, shape.grid[0], shape.grid[1],
+                     shape.grid[2], shape.block[0], shape.block[1],
+                     shape.block[2], 0, streamA, isScale ? scaleArgs : addArgs,
+                     nullptr, isScale ? 3 : 2);
+    EXPECT_NE(sdfgrtCallStatus(), 0);
+    EXPECT_NE(std::string(sdfgrtGetLastError())
+                  .find("cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE"),
+              std::string::npos)
+        << sdfgrtGetLastError();
+    // The recorded copy and kernel ran first, as one graph.
+    EXPECT_EQ(driver().graphLaunches, graphLaunches + 1);
+    EXPECT_GE(driver().launches.size(), launches + 1);
+    EXPECT_NE(sdfgrtEndCall(), 0);
+    sdfgrtClearError();
+  }
+  // A shape the device takes is recorded as before.
+  sdfgrtBeginGraphCall("accepted");
+  float *device = deviceA;
+  void *addArgs[] = {&device, &device};
+  mgpuLaunchKernel(add, 1, 1, 1, 256, 1, 1, 0, streamA, addArgs, nullptr, 2);
+  EXPECT_EQ(sdfgrtCallStatus(), 0);
+  EXPECT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+}

@@ -43,6 +43,29 @@ inline bool kernelParamSizes(const Symbols &symbols, Function function,
   return true;
 }
 
+/// The most threads a block of `function` may have (its launch bounds and
+/// registers); the device's 1024 where the driver cannot tell.
+inline int kernelMaxThreadsPerBlock(const Symbols &symbols, Function function) {
+  int value = 0;
+  if (!symbols.FuncGetAttribute ||
+      symbols.FuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                               function) != CUDA_SUCCESS ||
+      value <= 0)
+    return 1024;
+  return value;
+}
+
+/// Whether the device takes a launch of `function` in this shape; one it
+/// refuses is left to an eager launch, which fails the call there.
+inline bool launchShapeIsValid(int maxThreads, const unsigned (&grid)[3],
+                               const unsigned (&block)[3]) {
+  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+  return grid[0] && grid[1] && grid[2] && threads && block[0] <= 1024 &&
+         block[1] <= 1024 && block[2] <= 64 && grid[0] <= 0x7fffffffu &&
+         grid[1] <= 65535 && grid[2] <= 65535 &&
+         threads <= uint64_t(maxThreads);
+}
+
 /// A kernel node: the function in the graph's context, its launch shape and
 /// its arguments (pointers to each parameter's bytes).
 struct KernelNode {

@@ -35,6 +35,9 @@ struct KernelNode {
 
 bool kernelParamSizes(const Symbols &symbols, Function function, size_t count,
                       std::vector<uint32_t> &sizes);
+int kernelMaxThreadsPerBlock(const Symbols &symbols, Function function);
+bool launchShapeIsValid(int maxThreads, const unsigned (&grid)[3],
+                        const unsigned (&block)[3]);
 bool createGraph(const Symbols &symbols, Graph &graph);
 bool addKernelNode(const Symbols &symbols, Graph graph, GraphNode after,
                    const KernelNode &kernel, GraphNode &node);
