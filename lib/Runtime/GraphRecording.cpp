@@ -345,6 +345,11 @@ void sdfgrtBeginGraphCall(const char *program) {
   threadState.graphCall = mode != kGraphModeOff;
 }
 
+void sdfgrtFlushGraphWork(void) {
+  if (threadState.graphCall && threadState.graphPending)
+    flushGraphSegment();
+}
+
 void sdfgrtSetGraphMode(const char *program, int32_t mode) {
   GraphModeSettings &settings = graphModeSettings();
   std::lock_guard<std::mutex> lock(settings.mutex);

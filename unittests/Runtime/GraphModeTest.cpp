@@ -621,3 +621,29 @@ TEST_F(GraphModeTest, ALaunchTheDeviceRefusesFailsTheCallWhereItIsEnqueued) {
   EXPECT_EQ(sdfgrtCallStatus(), 0);
   EXPECT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
 }
+
+// sdfgrtFlushGraphWork (before code that leaves the runtime) launches what
+// the call recorded, once; outside a graph-mode call it does nothing.
+TEST_F(GraphModeTest, FlushingLaunchesWhatWasRecordedBeforeCodeThatLeaves) {
+  sdfgrtFlushGraphWork();
+  EXPECT_EQ(driver().graphLaunches, 0);
+  sdfgrtBeginGraphCall("flushed");
+  float factor = 2.0f;
+  int64_t n = kElements;
+  float *device = deviceA;
+  void *scaleArgs[] = {&device, &factor, &n};
+  mgpuMemcpy(deviceA, input, sizeof(input), streamA);
+  mgpuLaunchKernel(scale, 1, 1, 1, 64, 1, 1, 0, streamA, scaleArgs, nullptr,
+                   3);
+  EXPECT_EQ(driver().graphLaunches, 0);
+  EXPECT_TRUE(driver().launches.empty());
+  sdfgrtFlushGraphWork();
+  // The recorded copy and kernel ran (as one graph) before what follows.
+  EXPECT_EQ(driver().graphLaunches, 1);
+  ASSERT_EQ(driver().launches.size(), 1u);
+  EXPECT_EQ(driver().launches[0].kernel, "scale");
+  sdfgrtFlushGraphWork(); // nothing new recorded: nothing launched
+  EXPECT_EQ(driver().graphLaunches, 1);
+  EXPECT_EQ(sdfgrtEndCall(), 0) << sdfgrtGetLastError();
+  EXPECT_EQ(driver().graphLaunches, 1);
+}

@@ -39,6 +39,9 @@ constexpr llvm::StringLiteral kBeginCallEntry("sdfgrtBeginCall");
 /// `void sdfgrtBeginGraphCall(const char *program)`: a program call in graph
 /// mode starts.
 constexpr llvm::StringLiteral kBeginGraphCallEntry("sdfgrtBeginGraphCall");
+/// `void sdfgrtFlushGraphWork(void)`: what a graph-mode call recorded runs
+/// now (before code that leaves the runtime).
+constexpr llvm::StringLiteral kFlushGraphWorkEntry("sdfgrtFlushGraphWork");
 /// `int32_t sdfgrtEndCall(void)`: it ends; its status.
 constexpr llvm::StringLiteral kEndCallEntry("sdfgrtEndCall");
 /// `int32_t sdfgrtCallStatus(void)`: the status of the call so far.
@@ -46,6 +49,7 @@ constexpr llvm::StringLiteral kCallStatusEntry("sdfgrtCallStatus");
 
 static_assert(isRuntimeEntry(kBeginCallEntry) &&
                   isRuntimeEntry(kBeginGraphCallEntry) &&
+                  isRuntimeEntry(kFlushGraphWorkEntry) &&
                   isRuntimeEntry(kEndCallEntry) &&
                   isRuntimeEntry(kCallStatusEntry),
               "a call entry is missing from RuntimeEntries.def");

@@ -128,6 +128,13 @@ SDFGRT_EXPORT void sdfgrtClearError(void);
  * program, and on HIP. */
 SDFGRT_EXPORT void sdfgrtBeginGraphCall(const char *program);
 
+/* In a graph-mode call, launches what the call has recorded and not
+ * launched yet; nothing otherwise. Generated code calls it before code
+ * that leaves the runtime (a call of an external function, which may
+ * enqueue its own work on the stream or read memory the recorded work
+ * writes), so that such code sees the work before it done or queued. */
+SDFGRT_EXPORT void sdfgrtFlushGraphWork(void);
+
 /* Sets the graph mode of the calls of `program` that begin after it, or of
  * every program if `program` is NULL (which also forgets the per-program
  * settings): 0 off (eager), 1 on (the default: a segment whose arguments

@@ -270,6 +270,44 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
   return success();
 }
 
+/// In graph mode, work a call records runs only when its segment is
+/// launched; code that leaves the runtime (a call of a body-less function:
+/// a kernel library built elsewhere enqueuing its own work on the stream, a
+/// host function reading what a kernel wrote) must see it done or queued
+/// first. Inserts sdfgrtFlushGraphWork() (nothing outside a graph-mode
+/// call) before every call in host code of `module` whose callee has no
+/// body here and is no runtime entry, or cannot be resolved.
+static void insertGraphFlushes(ModuleOp module) {
+  SymbolTableCollection symbolTables;
+  SmallVector<Operation *> calls;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp, gpu::LaunchOp>(op))
+      return WalkResult::skip(); // Device code.
+    auto call = dyn_cast<CallOpInterface>(op);
+    if (!call)
+      return WalkResult::advance();
+    Operation *callee = call.resolveCallableInTable(&symbolTables);
+    auto function = dyn_cast_or_null<FunctionOpInterface>(callee);
+    if (function && !function.isExternal())
+      return WalkResult::advance();
+    if (function && isRuntimeEntry(std::string_view(
+                        function.getName().data(), function.getName().size())))
+      return WalkResult::advance();
+    calls.push_back(op);
+    return WalkResult::advance();
+  });
+  if (calls.empty())
+    return;
+  Builder types(module.getContext());
+  declareRuntimeFunction(module, kFlushGraphWorkEntry,
+                         types.getFunctionType({}, {}));
+  for (Operation *call : calls) {
+    OpBuilder builder(call);
+    func::CallOp::create(builder, call->getLoc(), kFlushGraphWorkEntry,
+                         TypeRange{});
+  }
+}
+
 /// Whether a GPU allocation of `function`, or of a function it calls,
 /// leaves the call through something other than a GPU op's operand: its
 /// address stored (an out-pointer), packed or turned into an integer
@@ -334,6 +372,17 @@ void ConvertSDFGToFunc::runOnOperation() {
     if (failed(convertFunctionProgram(function, module, inGraphMode)))
       return signalPassFailure();
   }
+
+  // Graph mode anywhere: calls that leave the runtime flush what was
+  // recorded (before the programs' own calls are converted, which are no
+  // such calls).
+  bool anyGraphMode = graphMode;
+  module.walk([&](Operation *op) {
+    anyGraphMode |= isa<FunctionOpInterface>(op) &&
+                    graphModeAttr.isAttrPresent(op);
+  });
+  if (anyGraphMode)
+    insertGraphFlushes(module);
 
   SmallVector<SDFGOp> programs;
   SmallVector<CallOp> calls;

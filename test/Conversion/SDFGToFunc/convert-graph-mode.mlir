@@ -146,3 +146,41 @@ sdfg.sdfg @keeps_its_buffer(%out: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.exter
   %t4 = gpu.dealloc async [%t3] %m : memref<4xf32, 1>
   sdfg.return
 }
+
+// -----
+
+// In graph mode, a call that leaves the runtime (a kernel library built
+// elsewhere that enqueues its own work on the stream, a host function)
+// first launches what the call recorded: sdfgrtFlushGraphWork before each
+// call of a body-less function; none before a nested program with a body.
+// Without graph mode anywhere in the module, nothing is added.
+// CHECK-LABEL: func.func @leaves_the_runtime
+// CHECK-NOT: sdfgrtFlushGraphWork
+// CHECK: return
+// ALL-LABEL: func.func @leaves_the_runtime
+// ALL: gpu.memset
+// ALL-NEXT: call @sdfgrtFlushGraphWork() : () -> ()
+// ALL-NEXT: call @library_step
+// ALL: sdfg.sync
+// ALL-NEXT: call @sdfgrtFlushGraphWork() : () -> ()
+// ALL-NEXT: call @host_print
+// ALL-NOT: sdfgrtFlushGraphWork
+// ALL: call @nested
+// ALL: func.func private @sdfgrtFlushGraphWork()
+func.func private @library_step(memref<4xf32, 1>, !sdfg.stream)
+func.func private @host_print(memref<4xf32>)
+sdfg.sdfg private @nested(%d: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.return
+}
+sdfg.sdfg @leaves_the_runtime(%d: memref<4xf32, 1>, %h: memref<4xf32>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  %t = sdfg.stream_token %slot
+  %f = arith.constant 1.0 : f32
+  %t2 = gpu.memset async [%t] %d, %f : memref<4xf32, 1>, f32
+  func.call @library_step(%d, %slot) : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  sdfg.sync %slot
+  func.call @host_print(%h) : (memref<4xf32>) -> ()
+  sdfg.call @nested(%d, %slot) : (memref<4xf32, 1>, !sdfg.stream) -> ()
+  sdfg.return
+}
