@@ -294,45 +294,18 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
       return result;
     }
     const ProgramSummary &summary = getSummary(callee);
-    auto apply = [&](const BufferAliasAnalysis::RootSet &roots,
-                     uint8_t bits) {
-      if (bits & (HostRead | HostWrite))
-        result.host.push_back({roots, static_cast<bool>(bits & HostWrite)});
-      if (!(bits & (GpuRead | GpuWrite)))
-        return;
-      if (stream)
-        result.gpu.push_back(
-            {stream, {roots, static_cast<bool>(bits & GpuWrite)}});
-      else // GPU work on no stream we know: ordered like host work.
-        result.host.push_back({roots, true});
-    };
     OperandRange args = call.getArgOperands();
-    for (unsigned i = 0, e = std::min<size_t>(args.size(),
-                                              summary.arguments.size());
-         i < e; ++i)
-      if (const BufferAliasAnalysis::RootSet *roots =
-              accessedRoots(aliases, args[i]))
-        apply(*roots, summary.arguments[i]);
-    for (auto [symbol, bits] : summary.globals) {
-      BufferAliasAnalysis::RootSet roots = {
-          aliases.getGlobalRoot(symbol, MemoryKind::HostVisible)};
-      apply(roots, bits);
-    }
-    if (summary.unknown)
-      apply({BufferAliasAnalysis::kUnknownRoot}, summary.unknown);
-    // GPU work on other streams the callee is given: pending on the stream
-    // the caller passes there (on no stream it knows: as host work).
-    for (const auto &[parameter, accesses] : summary.otherStreams) {
-      Value other = parameter < args.size()
-                        ? getCanonicalStream(args[parameter])
-                        : Value();
-      auto applyOther = [&](const BufferAliasAnalysis::RootSet &roots,
-                            uint8_t bits) {
+    // The accesses of `accesses`, their GPU work on `on` (on no stream we
+    // know: ordered like host work).
+    auto apply = [&](const SummaryAccesses &accesses, Value on) {
+      auto add = [&](const BufferAliasAnalysis::RootSet &roots, uint8_t bits) {
+        if (bits & (HostRead | HostWrite))
+          result.host.push_back({roots, static_cast<bool>(bits & HostWrite)});
         if (!(bits & (GpuRead | GpuWrite)))
           return;
-        bool write = bits & GpuWrite;
-        if (other)
-          result.gpu.push_back({other, {roots, write}});
+        if (on)
+          result.gpu.push_back(
+              {on, {roots, static_cast<bool>(bits & GpuWrite)}});
         else
           result.host.push_back({roots, true});
       };
@@ -341,13 +314,19 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
            i < e; ++i)
         if (const BufferAliasAnalysis::RootSet *roots =
                 accessedRoots(aliases, args[i]))
-          applyOther(*roots, accesses.arguments[i]);
+          add(*roots, accesses.arguments[i]);
       for (auto [symbol, bits] : accesses.globals)
-        applyOther({aliases.getGlobalRoot(symbol, MemoryKind::HostVisible)},
-                   bits);
+        add({aliases.getGlobalRoot(symbol, MemoryKind::HostVisible)}, bits);
       if (accesses.unknown)
-        applyOther({BufferAliasAnalysis::kUnknownRoot}, accesses.unknown);
-    }
+        add({BufferAliasAnalysis::kUnknownRoot}, accesses.unknown);
+    };
+    apply(summary, stream);
+    // GPU work on other streams the callee is given: pending on the stream
+    // the caller passes there.
+    for (const auto &[parameter, accesses] : summary.otherStreams)
+      apply(accesses, parameter < args.size()
+                          ? getCanonicalStream(args[parameter])
+                          : Value());
     // Streams the callee leaves idle: its work there is done when it
     // returns, and so is everything before the call.
     const CalleeExitSyncs &exit = getExitSyncs(callee);
