@@ -310,23 +310,14 @@ LogicalResult SyncPlacer::run(bool insert) {
 
 void InsertHostSyncs::runOnOperation() {
   HostGpuAccesses accesses(getOperation());
-  DenseSet<Operation *> onStream;
-  forEachProgramOnStream(getOperation(),
-                         [&](FunctionOpInterface program, InitStreamsOp) {
-                           onStream.insert(program);
-                         });
-  // A function given a stream it does not run on (it only passes it on to
-  // callees that enqueue work on it) has work pending there too.
-  for (Operation *op : accesses.getCalleesFirst())
-    if (auto function = dyn_cast<FunctionOpInterface>(op))
-      if (!function.isExternal() && !getProgramStreams(function).empty())
-        onStream.insert(op);
-  // Callees first: a caller then sees the syncs its callees end with (a
-  // stream a callee leaves idle needs no sync after the call).
+  // Every function with a stream: programs on one (their init op's slots)
+  // and functions given a stream they only pass on to callees that enqueue
+  // work on it. Callees first: a caller then sees the syncs its callees end
+  // with (a stream a callee leaves idle needs no sync after the call).
   for (Operation *op : accesses.getCalleesFirst()) {
-    if (!onStream.contains(op))
+    auto program = dyn_cast<FunctionOpInterface>(op);
+    if (!program || getProgramStreams(program).empty())
       continue;
-    auto program = cast<FunctionOpInterface>(op);
     SyncPlacer placer(accesses, program);
     if (failed(placer.run(/*insert=*/!testOmitSyncs))) {
       program.emitOpError() << "host-sync analysis did not converge";
