@@ -10,7 +10,7 @@
 #   default/          every corpus program's GPU build (check.py --gpu
 #                     --compile-only): the GPU oracle check
 #   concurrent/       the same with --concurrent-streams
-#   omit-host-syncs/  while_converge and if_else built with
+#   omit-host-syncs/  while_converge, if_else, host_array_reads built with
 #                     --test-omit-host-syncs: the negative control of the
 #                     host-read test
 #   bench/            independent_maps without and with --concurrent-streams;
@@ -41,7 +41,7 @@ mkdir -p "$out/bench"
 "${check[@]}" --work-dir "$out/default" >"$out/default.log"
 "${check[@]}" --concurrent-streams --work-dir "$out/concurrent" >"$out/concurrent.log"
 "${check[@]}" --compile-args=--test-omit-host-syncs --work-dir "$out/omit-host-syncs" \
-  while_converge if_else >"$out/omit-host-syncs.log"
+  while_converge if_else host_array_reads >"$out/omit-host-syncs.log"
 tail -n 1 "$out"/*.log
 
 bench() { # bench NAME PROGRAM FLAGS...

@@ -78,6 +78,7 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   pm.addPass(createGpuKernelOutliningPass());
   ConvertSDFGToFuncOptions funcOptions;
   funcOptions.graphMode = options.graphMode;
+  funcOptions.testOmitGraphModeChecks = options.testOmitGraphModeChecks;
   pm.addPass(createConvertSDFGToFunc(funcOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -157,9 +157,14 @@ int32_t sdfgrtEndCall(void) {
       // frees then go on the stream each allocation's slot was forked from
       // (transitively: the caller's), ordered after every slot that may
       // still use the memory, not only after its own.
-      moveCallTransientsToForkRoots();
-      joinCallForks();
-      freeCallTransients();
+      if constexpr (kNegativeControl) {
+        freeCallTransients();
+        joinCallForks();
+      } else {
+        moveCallTransientsToForkRoots();
+        joinCallForks();
+        freeCallTransients();
+      }
     }
     if (graphs)
       checkInGraphCall();

@@ -197,7 +197,7 @@ bool sdfgrt::recordGraphLaunch(void *function, const unsigned (&grid)[3],
     stopRecording();
     return false;
   }
-  if constexpr (vendor::kHasGraphs) {
+  if constexpr (vendor::kHasGraphs && !kNegativeControl) {
     if (!vendor::launchShapeIsValid(maxThreads, grid, block)) {
       // A launch the device refuses (too many threads per block, a grid
       // past its limits) fails the call here, as it does eagerly, not when

@@ -61,6 +61,17 @@ using vendor::kNoContext;
 using vendor::Stream;
 using vendor::Symbols;
 
+/// Whether this runtime is built as the negative control of the GPU tests
+/// of issue 22's classes 8c and 9 (test/GPU/CMakeLists.txt; never
+/// installed): graph mode then records a launch the device refuses instead
+/// of failing the call there, and a failed call frees its transients on
+/// their own streams before joining its forks.
+#ifdef SDFGRT_NEGATIVE_CONTROL
+inline constexpr bool kNegativeControl = true;
+#else
+inline constexpr bool kNegativeControl = false;
+#endif
+
 //===----------------------------------------------------------------------===//
 // Per-thread call and error state (CallState.cpp)
 //===----------------------------------------------------------------------===//

@@ -49,7 +49,13 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
   let options = [
     Option<"graphMode", "graph-mode", "bool", /*default=*/"false",
            "Open every program's calls in graph mode (as the "
-           "sdfg.graph_mode attribute does for one program)">
+           "sdfg.graph_mode attribute does for one program)">,
+    Option<"testOmitGraphModeChecks", "test-omit-graph-mode-checks", "bool",
+           /*default=*/"false",
+           "Test only: no sdfgrtFlushGraphWork before calls that leave the "
+           "runtime, and graph mode even where a GPU allocation leaves the "
+           "call, for the negative controls of the graph-mode ordering "
+           "tests">
   ];
   let dependentDialects = [
     "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",

@@ -102,6 +102,14 @@ struct LowerToGpuPipelineOptions
                      "test-omit-stream-waits), for the negative controls of "
                      "the GPU stream-ordering tests"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> testOmitGraphModeChecks{
+      *this, "test-omit-graph-mode-checks",
+      llvm::cl::desc("Test only: no graph flush before calls that leave the "
+                     "runtime, graph mode where allocations escape "
+                     "(convert-sdfg-to-func test-omit-graph-mode-checks), "
+                     "for the negative controls of the graph-mode ordering "
+                     "tests"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> testOmitFailureExits{
       *this, "test-omit-failure-exits",
       llvm::cl::desc("Test only: do not run insert-failure-exits (a failed "

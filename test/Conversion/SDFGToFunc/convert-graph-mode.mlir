@@ -1,5 +1,6 @@
 // RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-func | FileCheck %s
 // RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-func=graph-mode=true | FileCheck %s --check-prefix=ALL
+// RUN: sdfg-opt %s -split-input-file -convert-sdfg-to-func="graph-mode=true test-omit-graph-mode-checks=true" | FileCheck %s --check-prefix=OMIT
 
 // Graph mode: a program marked sdfg.graph_mode opens its calls with
 // sdfgrtBeginGraphCall and its name, a private constant; the others (and,
@@ -123,6 +124,14 @@ func.func @returns_a_value(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external
 // ALL-NOT: sdfgrtBeginGraphCall
 // ALL: call @sdfgrtBeginCall() : () -> ()
 // ALL-LABEL: func.func @keeps_its_buffer
+// The negative control of the GPU tests (test-omit-graph-mode-checks): graph
+// mode even so.
+// OMIT-LABEL: func.func @hands_out_a_buffer
+// OMIT-NEXT: llvm.mlir.addressof
+// OMIT-NEXT: call @sdfgrtBeginGraphCall
+// OMIT-LABEL: func.func @calls_one_that_does
+// OMIT-NEXT: llvm.mlir.addressof
+// OMIT-NEXT: call @sdfgrtBeginGraphCall
 // ALL-NEXT: llvm.mlir.addressof
 // ALL-NEXT: call @sdfgrtBeginGraphCall
 sdfg.sdfg @hands_out_a_buffer(%out: memref<index>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
@@ -167,6 +176,11 @@ sdfg.sdfg @keeps_its_buffer(%out: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.exter
 // ALL-NOT: sdfgrtFlushGraphWork
 // ALL: call @nested
 // ALL: func.func private @sdfgrtFlushGraphWork()
+// The negative control of the GPU tests (test-omit-graph-mode-checks): no
+// flush.
+// OMIT-LABEL: func.func @leaves_the_runtime
+// OMIT-NOT: sdfgrtFlushGraphWork
+// OMIT: return
 func.func private @library_step(memref<4xf32, 1>, !sdfg.stream)
 func.func private @host_print(memref<4xf32>)
 sdfg.sdfg private @nested(%d: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {

@@ -28,12 +28,17 @@ Modes:
              (so the program's work is still queued when the call returns),
              then the stream is synchronized and the outputs compared.
              --repeat N runs each program N times (fresh copies of the inputs)
-             and counts the wrong runs.
+             and counts the wrong runs. --pinned-host gives the host arrays
+             in pinned (page-locked) memory, as a caller that wants its
+             copies asynchronous does: a device-to-host copy into pageable
+             memory returns only when it is done, so only with pinned
+             memory can a host read that does not wait go wrong.
 
 Each program runs in a child process, so that a crash is one FAIL, not the
 end of the check. Needs /usr/bin/python3 with NumPy (not DaCe).
 
-Usage: check.py [--gpu [--concurrent-streams] [--repeat N]] [--build-dir DIR]
+Usage: check.py [--gpu [--concurrent-streams] [--repeat N] [--pinned-host]]
+                [--build-dir DIR]
                 [--sdfg-compile PATH] [--work-dir DIR] [-j N]
                 [--compile-only | --no-compile] [--preload LIB] [name ...]
 --compile-only builds into --work-dir and runs nothing; --no-compile runs what
@@ -226,7 +231,8 @@ def spin_cycles(cp, ms):
     return int(rate_khz * ms)
 
 
-def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin_ms):
+def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin_ms,
+              pinned_host=False):
     """Runs one program; returns (status, detail)."""
     if preload:
         ctypes.CDLL(preload, mode=ctypes.RTLD_GLOBAL)
@@ -304,6 +310,11 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
                     if not (host.flags.c_contiguous or host.ndim < 2):
                         return "FAIL", "%s: device argument not C-contiguous" % row["name"]
                     value = cp.asarray(host)
+                elif gpu and pinned_host:
+                    import cupyx
+                    order = "F" if host.flags.f_contiguous and not host.flags.c_contiguous else "C"
+                    value = cupyx.empty_pinned(host.shape, host.dtype, order=order)
+                    value[...] = host
                 else:
                     value = host
                 keep.append(value)
@@ -376,6 +387,8 @@ def run_program(res, opts):
     cmd = [sys.executable, os.path.abspath(__file__), "--_child", res["name"], res["lib"],
            res["header"], res["mlir"], "--repeat", str(opts.repeat),
            "--spin-ms", str(opts.spin_ms)]
+    if opts.pinned_host:
+        cmd.append("--pinned-host")
     if opts.preload:
         cmd += ["--preload", opts.preload]
     if opts.gpu:
@@ -397,6 +410,8 @@ def main(argv):
     ap.add_argument("--gpu", action="store_true")
     ap.add_argument("--concurrent-streams", action="store_true")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--pinned-host", action="store_true",
+                    help="in --gpu mode, host arrays in pinned memory")
     ap.add_argument("--spin-ms", type=float, default=50.0,
                     help="how long the spin kernel ahead of each GPU call runs")
     ap.add_argument("--build-dir", default=os.environ.get("SDFGSTREAM_BUILD_DIR",
@@ -424,7 +439,7 @@ def main(argv):
         name, lib, header, mlir = opts._child
         try:
             status, detail = run_child(name, lib, header, mlir, opts.gpu, opts.repeat,
-                                       opts.preload, opts.spin_ms)
+                                       opts.preload, opts.spin_ms, opts.pinned_host)
         except Exception as e:  # reported as a FAIL by the parent
             import traceback
             traceback.print_exc()
