@@ -6,7 +6,8 @@
 //
 // Runs bench/slots.mlir (two independent kernels on two stream slots, each
 // spinning ~1 ms on the GPU's global timer and then filling its own buffer)
-// in four ways, all on the benchmark's stream (the caller's):
+// in four ways, and bench/chains.mlir in two, all on the benchmark's stream
+// (the caller's):
 //
 //   hand-written, one stream   the two kernels launched one after the other
 //                              on the caller's stream (~2 ms of device time);
@@ -21,7 +22,12 @@
 //                              stream), compared with the one-stream row;
 //   SDFGStream concurrent      compiled with --concurrent-streams (slot 1 a
 //                              pool stream forked from the caller's and
-//                              joined back), compared with the fork/join row.
+//                              joined back), compared with the fork/join row;
+//   token chains, serialized   bench/chains.mlir (the same kernels on two
+//                              token chains of a func.func) compiled with
+//                              --serialize-async, against the one-stream row;
+//   token chains, a slot each  compiled as it is (issue 23: each chain a
+//                              slot, forked and joined), against fork/join.
 //
 // The hand-written rows launch the kernel binary that SDFGStream embedded
 // (exported by bench/CMakeLists.txt), with the same parameters.
@@ -71,6 +77,9 @@ struct Memref1D {
 extern "C" {
 int32_t _mlir_ciface_sdfg_slots_concurrent(SLOTS_PARAMS);
 int32_t _mlir_ciface_sdfg_slots_serialized(SLOTS_PARAMS);
+// bench/chains.mlir: the same two kernels as two token chains (issue 23).
+int32_t _mlir_ciface_sdfg_chains_concurrent(SLOTS_PARAMS);
+int32_t _mlir_ciface_sdfg_chains_serialized(SLOTS_PARAMS);
 // The kernel fatbin embedded in the concurrent object (slot_kernels_binary).
 extern const unsigned char bench_slots_fatbin[];
 }
@@ -159,6 +168,18 @@ int32_t sdfgConcurrent(cudaStream_t stream) {
       state.argsB.value, state.ns, stream);
 }
 
+int32_t sdfgChainsSerialized(cudaStream_t stream) {
+  return _mlir_ciface_sdfg_chains_serialized(
+      &state.viewA, &state.viewB, kElements, state.argsA.value,
+      state.argsB.value, state.ns, stream);
+}
+
+int32_t sdfgChainsConcurrent(cudaStream_t stream) {
+  return _mlir_ciface_sdfg_chains_concurrent(
+      &state.viewA, &state.viewB, kElements, state.argsA.value,
+      state.argsB.value, state.ns, stream);
+}
+
 struct Row {
   const char *id, *label, *baseline;
   int32_t (*call)(cudaStream_t);
@@ -171,6 +192,10 @@ const Row kRows[] = {
      sdfgSerialized},
     {"sdfg-concurrent", "SDFGStream concurrent slots", "hand-fork-join",
      sdfgConcurrent},
+    {"sdfg-chains-serialized", "token chains, --serialize-async",
+     "hand-one-stream", sdfgChainsSerialized},
+    {"sdfg-chains", "token chains, a slot each", "hand-fork-join",
+     sdfgChainsConcurrent},
 };
 constexpr int kLabelWidth = 30;
 
@@ -391,10 +416,19 @@ int main(int argc, char **argv) {
   double limitMs = kTargetFactor * options.spinUs * 1e-3;
   Target target{"slots: SDFGStream concurrent slots, device median (ms)",
                 concurrentMs, limitMs, true};
-  printf("\ntargets (issue 14)\n");
+  double chainsMs = median(results, "sdfg-chains", true) * 1e-3;
+  printf("token chains / serialized (device): %.3f\n",
+         chainsMs * 1e3 / median(results, "sdfg-chains-serialized", true));
+  Target chains{"slots: SDFGStream token chains, device median (ms)",
+                chainsMs, limitMs, true};
+  printf("\ntargets (issues 14, 23)\n");
   target.print();
+  chains.print();
   printf("concurrent slots device time <= %.1f ms: %s (median %.3f ms)\n",
          limitMs, target.verdict(), concurrentMs);
+  printf("token chains device time <= %.1f ms: %s (median %.3f ms)\n",
+         limitMs, chains.verdict(), chainsMs);
   writeTarget(options.out + "/targets.csv", target);
+  writeTarget(options.out + "/targets.csv", chains);
   return allOk ? 0 : 1;
 }

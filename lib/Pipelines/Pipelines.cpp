@@ -56,6 +56,7 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   pm.addPass(createExpandLibraryNodes());
   AddExternalGpuStreamOptions streamOptions;
   streamOptions.concurrentStreams = options.concurrentStreams;
+  streamOptions.serializeAsync = options.serializeAsync;
   streamOptions.testOmitStreamWaits = options.testOmitStreamWaits;
   pm.addPass(createAddExternalGpuStream(streamOptions));
   InsertHostSyncsOptions syncOptions;

@@ -179,6 +179,12 @@ void AddExternalGpuStream::runOnOperation() {
     }
   }
 
+  // Token chains of programs in the async form become concurrent slots,
+  // before the signatures (their slot count makes the init op).
+  if (!serializeAsync)
+    for (Operation *program : gpuPrograms)
+      deriveSlotsFromTokenChains(cast<FunctionOpInterface>(program));
+
   // Signatures first, so that every call can then see whether its callee
   // takes the stream.
   for (Operation *program : gpuPrograms)
@@ -233,6 +239,9 @@ void AddExternalGpuStream::runOnOperation() {
   // the streams they pass.
   HostGpuAccesses accesses(module);
   for (FunctionOpInterface program : concurrent)
-    if (failed(orderConcurrentSlots(program, accesses)))
+    if (failed(orderConcurrentSlots(
+            program, accesses,
+            SDFGDialect::TokenChainsAttrHelper(&getContext())
+                .isAttrPresent(program))))
       return signalPassFailure();
 }

@@ -26,7 +26,8 @@ using namespace mlir;
 using namespace mlir::sdfg;
 
 LogicalResult mlir::sdfg::orderConcurrentSlots(FunctionOpInterface program,
-                                               HostGpuAccesses &accesses) {
+                                               HostGpuAccesses &accesses,
+                                               bool joinsOnly) {
   InitStreamsOp init = getInitStreamsOp(program);
   assert(init && init.getConcurrent() && "program has no concurrent slots");
   SmallVector<Value> streams = getProgramStreams(program);
@@ -49,8 +50,10 @@ LogicalResult mlir::sdfg::orderConcurrentSlots(FunctionOpInterface program,
     if (!lattice) // Dead code.
       return;
     const PendingState &state = lattice->getState();
-    SmallVector<std::pair<Value, Value>> before = getSlotWaits(
-        state, accesses.getAccesses(op, program), aliases, streams);
+    SmallVector<std::pair<Value, Value>> before;
+    if (!joinsOnly)
+      before = getSlotWaits(state, accesses.getAccesses(op, program), aliases,
+                            streams);
     if (op->hasTrait<OpTrait::ReturnLike>() &&
         op->getParentOp() == program.getOperation())
       for (Value slot : getJoinWaits(state, caller, streams))

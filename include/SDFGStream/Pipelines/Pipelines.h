@@ -83,6 +83,12 @@ struct LowerToGpuPipelineOptions
                      "concurrently, forked from and joined to the caller's "
                      "stream (add-external-gpu-stream concurrent-streams)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> serializeAsync{
+      *this, "serialize-async",
+      llvm::cl::desc("Run the token chains of programs in upstream's async "
+                     "form on the caller's one stream instead of concurrent "
+                     "slots (add-external-gpu-stream serialize-async)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> graphMode{
       *this, "graph-mode",
       llvm::cl::desc("Launch each program call's GPU work between host syncs "

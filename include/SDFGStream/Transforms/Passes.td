@@ -60,6 +60,23 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
     still one ordered unit on its stream. Each wait is an event record and
     wait on the GPU, never a host sync.
 
+    Token chains (the async form upstream's `gpu-async-region` writes, and
+    producers that state concurrency with tokens): in a program without
+    slots of its own, each GPU op with a token and no async dependencies
+    (`gpu.wait async`, mostly) starts a chain, and each chain gets a slot,
+    concurrent as above: the first the caller's stream, the others forked
+    from it at entry. An op depending on tokens of several chains waits for
+    the other chains' streams first (a `gpu.wait async [%a, %b]` joins
+    them), a blocking `gpu.wait` syncs the host with the chains it names,
+    and every chain is joined back into the caller's stream before each
+    return. No wait is added between chains for buffers they share: the
+    tokens say what is ordered (two kernels of two chains may need to run at
+    once). A chain that a blocking `gpu.wait` of its own block finished
+    frees its slot for the chains that start after that wait (in that
+    block, or after the region op that holds it). With
+    `serialize-async=true` every chain runs on the caller's stream, in
+    program order.
+
     Programs and functions without GPU work are left exactly as they were.
     GPU work in another kind of function (`llvm.func`) is an error at the
     op: such a function cannot be given the stream.
@@ -101,6 +118,9 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
            "Run the stream slots of every program with more than one "
            "concurrently (as the sdfg.concurrent_streams attribute does for "
            "one program)">,
+    Option<"serializeAsync", "serialize-async", "bool", /*default=*/"false",
+           "Run every token chain of a program in upstream's async form on "
+           "the caller's one stream, instead of a concurrent slot each">,
     Option<"testOmitStreamWaits", "test-omit-stream-waits", "bool",
            /*default=*/"false",
            "Test only: do not order ops after their dependencies on other "

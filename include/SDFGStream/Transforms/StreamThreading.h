@@ -58,11 +58,22 @@ LogicalResult moveGpuWorkOntoStreams(FunctionOpInterface program,
 /// Orders the concurrent stream slots of `program` (its
 /// `sdfg.init_streams` is `concurrent`; run after moveGpuWorkOntoStreams):
 /// an `sdfg.stream_wait` before each op whose GPU work conflicts with work
-/// pending on another slot, and before each return one on slot 0 for every
+/// pending on another slot (unless `joinsOnly`: slots whose order the
+/// program's tokens state), and before each return one on slot 0 for every
 /// slot that slot 0 is not ordered after (see SlotOrdering.h). Running it
 /// again adds nothing.
 LogicalResult orderConcurrentSlots(FunctionOpInterface program,
-                                   HostGpuAccesses &accesses);
+                                   HostGpuAccesses &accesses,
+                                   bool joinsOnly = false);
+
+/// Gives each token chain of `program` (a GPU op with a token and no async
+/// dependencies starts one) a concurrent stream slot of its own, reusing
+/// the slot of a chain that a blocking `gpu.wait` finished earlier in the
+/// same block (AsyncChainSlots.cpp): sets `sdfg.stream_slot` on the roots
+/// and the program's slot count and `sdfg.concurrent_streams`. Returns the
+/// number of slots, or 0 where nothing changed: a declaration, a program
+/// with streams or slots of its own, or one chain at a time.
+int64_t deriveSlotsFromTokenChains(FunctionOpInterface program);
 
 } // namespace sdfg
 } // namespace mlir

@@ -138,6 +138,11 @@ def async_region():
     return memref([10.0 * 2 + i - 3.0 for i in range(16)], [16])
 
 
+def concurrent_kernels():
+    # Each kernel saw the other's flag raised.
+    return memref([1, 1], [2])
+
+
 def host_shared():
     data = [float(i) for i in range(8)]
     data = [x * x + 1 for x in data]
@@ -169,6 +174,7 @@ for name, model in [("host-register", host_register),
                     ("mma", mma), ("host-vector", host_vector),
                     ("async-region", async_region),
                     ("host-shared", host_shared), ("clusters", clusters),
-                    ("printf-assert", printf_assert)]:
+                    ("printf-assert", printf_assert),
+                    ("concurrent-kernels", concurrent_kernels)]:
     with open(os.path.join(here, name + ".expected"), "w") as out:
         out.write(model())

@@ -6,7 +6,7 @@
 //
 // Registration of the dialect, its type, and the verification of the
 // discardable attributes it owns (`sdfg.stream_slot`, `sdfg.num_streams`,
-// `sdfg.concurrent_streams`, `sdfg.program`) and of its argument attribute
+// `sdfg.concurrent_streams`, `sdfg.token_chains`, `sdfg.program`) and of its argument attribute
 // (`sdfg.external_stream`).
 //
 //===----------------------------------------------------------------------===//
@@ -87,6 +87,7 @@ LogicalResult SDFGDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == ConcurrentStreamsAttrHelper::getNameStr() ||
+      name == TokenChainsAttrHelper::getNameStr() ||
       name == GraphModeAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be a unit attribute";

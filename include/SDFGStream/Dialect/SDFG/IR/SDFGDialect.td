@@ -59,6 +59,11 @@ def SDFG_Dialect : Dialect {
       slot 0 is the caller's stream, the others run on streams of the
       runtime's pool, forked from and joined back to the caller's stream
       (`add-external-gpu-stream` makes its `sdfg.init_streams` concurrent);
+    * `sdfg.token_chains` (a unit attribute) on a program with concurrent
+      slots says that its slots are its token chains
+      (`add-external-gpu-stream` sets it where it derives them): the
+      program's tokens order the slots, so no wait is added between them
+      for buffers they share, only the join before each return;
     * `sdfg.graph_mode` (a unit attribute) on an `sdfg.sdfg` or `func.func`
       program asks for graph mode: `convert-sdfg-to-func` opens its calls
       with `sdfgrtBeginGraphCall`, and the runtime launches the GPU work
@@ -78,6 +83,7 @@ def SDFG_Dialect : Dialect {
     "::mlir::IntegerAttr":$stream_slot,
     "::mlir::IntegerAttr":$num_streams,
     "::mlir::UnitAttr":$concurrent_streams,
+    "::mlir::UnitAttr":$token_chains,
     "::mlir::UnitAttr":$graph_mode,
     "::mlir::UnitAttr":$program
   );
