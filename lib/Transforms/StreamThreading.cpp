@@ -44,12 +44,9 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
   }
   if (!external && init) {
     // Streams initialized by hand from an argument that is not marked: that
-    // argument is the caller's stream, if it is where callers pass it.
+    // argument is the caller's stream, in whatever position (callers pass
+    // theirs there; no second stream argument is added).
     auto arg = cast<BlockArgument>(init.getExternal());
-    if (arg.getArgNumber() + 1 != program.getNumArguments())
-      return init.emitOpError()
-             << "initializes the streams from argument #" << arg.getArgNumber()
-             << ", but the caller's stream must be the last argument";
     program.setArgAttr(arg.getArgNumber(),
                        SDFGDialect::getExternalStreamAttrName(), marker);
     return init;

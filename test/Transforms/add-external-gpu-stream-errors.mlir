@@ -1,16 +1,5 @@
 // RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -verify-diagnostics
 
-// Streams initialized by hand from an argument that callers cannot pass
-// last.
-func.func @not_last(%s: !sdfg.stream, %A: memref<4xf32, 1>, %v: f32) {
-  // expected-error @+1 {{'sdfg.init_streams' op initializes the streams from argument #0, but the caller's stream must be the last argument}}
-  %slot = sdfg.init_streams %s -> !sdfg.stream
-  gpu.memset %A, %v : memref<4xf32, 1>, f32
-  return
-}
-
-// -----
-
 // GPU work reached from a CPU program through a func.func.
 func.func private @gpu_helper(%A: memref<4xf32, 1>, %v: f32) {
   gpu.memset %A, %v : memref<4xf32, 1>, f32

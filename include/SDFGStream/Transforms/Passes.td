@@ -19,7 +19,9 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
 
     * appends a `!sdfg.stream` argument as the last argument, marked
       `{sdfg.external_stream = "<argument-name>"}` (a program whose last
-      argument already is a `!sdfg.stream` gets that one marked; one whose
+      argument already is a `!sdfg.stream` gets that one marked, and so
+      does one whose `sdfg.init_streams` is written from an argument in any
+      position, where its callers then pass theirs; one whose
       launches run on an argument as their async object,
       `gpu.launch_func <%s : !llvm.ptr>` as flang's CUF lowering writes it,
       gets that argument as the caller's stream, and such functions may
