@@ -179,6 +179,10 @@ void AddExternalGpuStream::runOnOperation() {
     }
   }
 
+  // async.execute regions run in place (their chains then become slots).
+  for (Operation *program : gpuPrograms)
+    if (failed(runAsyncRegionsInPlace(cast<FunctionOpInterface>(program))))
+      return signalPassFailure();
   // Token chains of programs in the async form become concurrent slots,
   // before the signatures (their slot count makes the init op).
   if (!serializeAsync)

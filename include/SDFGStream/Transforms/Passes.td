@@ -79,6 +79,14 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
     `serialize-async=true` every chain runs on the caller's stream, in
     program order.
 
+    `async.execute` regions with GPU work run in place first, in program
+    order, on the caller's thread (no thread pool): `async.await` of a
+    region's value is what the region yielded, of its token nothing;
+    dependencies, values passed between regions, nested regions and groups
+    of regions are handled; anything else in the async form (awaiting what
+    no region of the program makes, a region's index in its group used) is
+    an error at the op. A chain a region starts is a chain as above.
+
     Programs and functions without GPU work are left exactly as they were.
     GPU work in another kind of function (`llvm.func`) is an error at the
     op: such a function cannot be given the stream.

@@ -66,6 +66,14 @@ LogicalResult orderConcurrentSlots(FunctionOpInterface program,
                                    HostGpuAccesses &accesses,
                                    bool joinsOnly = false);
 
+/// Runs the `async.execute` regions of `program` in place, in program
+/// order (AsyncExecuteInlining.cpp): their host code on the caller's
+/// thread, their GPU work as the tokens say (a chain a region starts
+/// becomes a slot of its own), `async.await` of a region's token or value
+/// resolved to what the region yielded, groups of such regions dropped.
+/// Anything else in the async form is an error at the op.
+LogicalResult runAsyncRegionsInPlace(FunctionOpInterface program);
+
 /// Gives each token chain of `program` (a GPU op with a token and no async
 /// dependencies starts one) a concurrent stream slot of its own, reusing
 /// the slot of a chain that a blocking `gpu.wait` finished earlier in the
