@@ -143,6 +143,12 @@ def concurrent_kernels():
     return memref([1, 1], [2])
 
 
+def async_execute():
+    d0 = [0, 1]
+    d1 = [x + 1 for x in d0]
+    return memref([x * 10 + y for x, y in zip(d0, d1)], [2])
+
+
 def host_shared():
     data = [float(i) for i in range(8)]
     data = [x * x + 1 for x in data]
@@ -175,6 +181,7 @@ for name, model in [("host-register", host_register),
                     ("async-region", async_region),
                     ("host-shared", host_shared), ("clusters", clusters),
                     ("printf-assert", printf_assert),
-                    ("concurrent-kernels", concurrent_kernels)]:
+                    ("concurrent-kernels", concurrent_kernels),
+                    ("async-execute", async_execute)]:
     with open(os.path.join(here, name + ".expected"), "w") as out:
         out.write(model())
