@@ -99,6 +99,9 @@ void mlir::sdfg::collectStreamsOfToken(Value token,
     if (isa<RegionBranchOpInterface>(producer)) {
       pushRegionOpSources(producer);
     } else if (auto call = dyn_cast<CallOpInterface>(producer)) {
+      // A token a call returns may come from any token it is given (a
+      // superset, sound for ordering), or from work on a stream it is given.
+      pushTokens(call.getArgOperands());
       for (Value operand : call.getArgOperands())
         if (isa<StreamType>(operand.getType())) {
           Value stream = getCanonicalStream(operand);

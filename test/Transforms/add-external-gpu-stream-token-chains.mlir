@@ -254,3 +254,51 @@ module attributes {gpu.container_module} {
     sdfg.return
   }
 }
+
+// -----
+
+// Through scf.while (its iter_args and results) and through a call that
+// returns a token it is given: the chain keeps its slot, and the launch
+// after the call stays on it (before, the token was lost at the call and
+// the launch ran on the caller's stream without waiting for the loop's).
+// CHECK-LABEL: func.func @through_while_and_call
+// CHECK: %[[S:.*]]:2 = sdfg.init_streams %{{.*}} concurrent
+// CHECK: scf.while
+// CHECK: } do {
+// CHECK: %[[T:.*]] = sdfg.stream_token %[[S]]#1
+// CHECK-NEXT: gpu.launch_func async [%[[T]]]
+// CHECK: call @pass_token
+// CHECK-NEXT: %[[T:.*]] = sdfg.stream_token %[[S]]#1
+// CHECK-NEXT: gpu.launch_func async [%[[T]]]
+// CHECK-NEXT: sdfg.sync %[[S]]#0, %[[S]]#1
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%m: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @pass_token(%t: !gpu.async.token) -> !gpu.async.token {
+    return %t : !gpu.async.token
+  }
+  func.func @through_while_and_call(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t0 = gpu.wait async
+    %t1 = gpu.wait async
+    %w:2 = scf.while (%i = %c0, %t = %t1) : (index, !gpu.async.token) -> (index, !gpu.async.token) {
+      %more = arith.cmpi ult, %i, %n : index
+      scf.condition(%more) %i, %t : index, !gpu.async.token
+    } do {
+    ^bb0(%i: index, %t: !gpu.async.token):
+      %k = gpu.launch_func async [%t] @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<?xf32>)
+      %next = arith.addi %i, %c1 : index
+      scf.yield %next, %k : index, !gpu.async.token
+    }
+    %k0 = gpu.launch_func async [%t0] @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<?xf32>)
+    %c = func.call @pass_token(%w#1) : (!gpu.async.token) -> !gpu.async.token
+    %k2 = gpu.launch_func async [%c] @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<?xf32>)
+    gpu.wait [%k0, %k2]
+    return
+  }
+}
