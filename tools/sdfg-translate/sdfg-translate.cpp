@@ -5,13 +5,16 @@
 //===----------------------------------------------------------------------===//
 //
 // mlir-translate plus `--sdfg-to-c-header`, which writes the C declarations
-// of the programs an ahead-of-time build exports, and `--import-dace-sdfg`,
-// which reads a DaCe SDFG file.
+// of the programs an ahead-of-time build exports, `--sdfg-to-manifest` and
+// `--sdfg-to-library-interface` (what a program library tells callers that
+// load it at run time), and `--import-dace-sdfg`, which reads a DaCe SDFG
+// file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Import/DaCe.h"
 #include "SDFGStream/Target/CHeader.h"
+#include "SDFGStream/Target/LibraryInterface.h"
 
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -19,6 +22,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
   mlir::sdfg::registerToCHeaderTranslation();
+  mlir::sdfg::registerLibraryInterfaceTranslations();
   mlir::sdfg::dace::registerImportDaCeSDFGTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "SDFGStream translation driver"));
