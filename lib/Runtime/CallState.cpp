@@ -53,21 +53,26 @@ SDFGRT_CONSTINIT thread_local ThreadState threadState{};
 
 namespace {
 
-/// Makes `code` the running operation's failure; false if it has one.
-bool claimFailure(int32_t code) {
+/// Makes `code` (named `name` by the vendor) the running operation's
+/// failure; false if it has one.
+bool claimFailure(int32_t code, const char *name) {
   // An operation's first failure is the cause; later ones in the same
   // operation (restoring the context after a failed launch) are not news.
   if (threadState.operationFailed)
     return false;
   threadState.operationFailed = true;
   threadState.lastError = code;
+  threadState.lastErrorName =
+      name ? name : code == kRuntimeFailure ? "SDFGRT_FAILURE" : nullptr;
+  threadState.lastErrorLocation = threadState.location;
   if (threadState.callDepth > 0 && threadState.callError == 0)
     threadState.callError = code;
   return true;
 }
 
-void recordV(int32_t code, const char *format, va_list args) {
-  if (!claimFailure(code))
+void recordV(int32_t code, const char *name, const char *format,
+             va_list args) {
+  if (!claimFailure(code, name))
     return;
   char *text = threadState.lastErrorText;
   size_t size = sizeof(threadState.lastErrorText);
@@ -80,7 +85,7 @@ void recordV(int32_t code, const char *format, va_list args) {
 } // namespace
 
 void sdfgrt::recordKept(int32_t code, const std::string &text) {
-  if (claimFailure(code))
+  if (claimFailure(code, nullptr))
     snprintf(threadState.lastErrorText, sizeof(threadState.lastErrorText), "%s",
              text.c_str());
 }
@@ -98,20 +103,28 @@ int32_t sdfgrt::operationStatus(bool started) {
 }
 
 void sdfgrt::recordFailureV(const char *format, va_list args) {
-  recordV(kRuntimeFailure, format, args);
+  recordV(kRuntimeFailure, nullptr, format, args);
 }
 
 void sdfgrt::recordFailure(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  recordV(kRuntimeFailure, format, args);
+  recordV(kRuntimeFailure, nullptr, format, args);
   va_end(args);
 }
 
 void sdfgrt::recordError(int32_t code, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  recordV(code, format, args);
+  recordV(code, nullptr, format, args);
+  va_end(args);
+}
+
+void sdfgrt::recordVendorError(int32_t code, const char *name,
+                               const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  recordV(code, name, format, args);
   va_end(args);
 }
 
@@ -138,6 +151,8 @@ void sdfgrtBeginCall(void) {
   threadState.callError = 0;
   threadState.lastError = 0;
   threadState.lastErrorText[0] = '\0';
+  threadState.lastErrorName = nullptr;
+  threadState.lastErrorLocation = nullptr;
   threadState.location = nullptr;
   forgetCallTransients();
   forgetCallForks();
@@ -187,7 +202,17 @@ const char *sdfgrtGetLastError(void) { return threadState.lastErrorText; }
 
 int32_t sdfgrtGetLastErrorCode(void) { return threadState.lastError; }
 
+const char *sdfgrtGetLastErrorName(void) {
+  return threadState.lastErrorName ? threadState.lastErrorName : "";
+}
+
+const char *sdfgrtGetLastErrorLocation(void) {
+  return threadState.lastErrorLocation ? threadState.lastErrorLocation : "";
+}
+
 void sdfgrtClearError(void) {
   threadState.lastError = 0;
+  threadState.lastErrorName = nullptr;
+  threadState.lastErrorLocation = nullptr;
   threadState.lastErrorText[0] = '\0';
 }

@@ -57,6 +57,11 @@ void recordFailure(const char *format, ...)
 void recordError(int32_t code, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/// recordError of a vendor call's failure, whose code the vendor names
+/// `name` (sdfgrtGetLastErrorName).
+void recordVendorError(int32_t code, const char *name, const char *format,
+                       ...) __attribute__((format(printf, 3, 4)));
+
 //===----------------------------------------------------------------------===//
 // Libraries opened at their first use (the vendor's and its sparse one)
 //===----------------------------------------------------------------------===//
@@ -87,6 +92,7 @@ template <typename Table> struct LazyLibrary {
   // Why the library cannot be used, and the error code it is reported with.
   int32_t failureCode = 0;
   std::string failure;
+  std::string failureName; // the vendor's name of failureCode, if it has one
 
   /// The table, calling `open()` (under the lock) at the first use to open
   /// the library and fill it; null, with the failure recorded, if the
@@ -98,7 +104,9 @@ template <typename Table> struct LazyLibrary {
         state.store(open() ? LibraryState::Ready : LibraryState::Failed,
                     std::memory_order_release);
       if (state.load(std::memory_order_relaxed) == LibraryState::Failed) {
-        recordError(failureCode, "%s", failure.c_str());
+        recordVendorError(failureCode,
+                          failureName.empty() ? nullptr : failureName.c_str(),
+                          "%s", failure.c_str());
         return nullptr;
       }
     }
@@ -125,6 +133,7 @@ template <typename Table> struct LazyLibrary {
     symbols = Table();
     failureCode = 0;
     failure.clear();
+    failureName.clear();
   }
 };
 

@@ -86,6 +86,11 @@ struct ThreadState {
   bool graphPending;    // and has recorded operations not yet launched
   bool graphHeld;       // it holds its program's graphs and buffers
   const char *location;
+  // The vendor's name of the last error's code ("CUDA_ERROR_..."), or
+  // "SDFGRT_FAILURE" for the runtime's own, and the location of the failed
+  // operation: static strings or generated code's constants; null if none.
+  const char *lastErrorName;
+  const char *lastErrorLocation;
   // Within a program call (callDepth > 0), what the driver said of the
   // call's stream and context, so that an operation does not ask again: the
   // last stream an operation ran on and its context (the first operation

@@ -110,10 +110,12 @@ bool sdfgrt::openVendorLibrary(VendorLibrary &lib) {
 
   ++threadState.counters.vendorCalls;
   vendor::Result result = symbols.Init(0);
-  if (result != vendor::kSuccess)
+  if (result != vendor::kSuccess) {
+    lib.failureName = vendor::errorName(symbols, result);
     return lib.fail(result, kVendorFailureFormat, Symbols::InitName,
                     vendor::errorName(symbols, result),
                     vendor::errorString(symbols, result));
+  }
   return true;
 }
 
@@ -124,9 +126,10 @@ bool sdfgrt::vendor::check(const char *function, Result result,
     return true;
   const Symbols &symbols = vendorLibrary().symbols;
   bool detailed = detail && *detail;
-  recordError(static_cast<int32_t>(result), "%s failed: %s (%s)%s%s", function,
-              errorName(symbols, result), errorString(symbols, result),
-              detailed ? ": " : "", detailed ? detail : "");
+  recordVendorError(static_cast<int32_t>(result), errorName(symbols, result),
+                    "%s failed: %s (%s)%s%s", function,
+                    errorName(symbols, result), errorString(symbols, result),
+                    detailed ? ": " : "", detailed ? detail : "");
   return false;
 }
 

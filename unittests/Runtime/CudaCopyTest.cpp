@@ -131,6 +131,12 @@ TEST_F(CudaCopyTest, ZeroStrideIsAnErrorWithoutDriverWork) {
   EXPECT_STREQ(sdfgrtGetLastError(),
                "sdfgrtMemcpyStrided: a view with a zero or negative stride "
                "cannot be copied at prog.mlir:3:5");
+  EXPECT_STREQ(sdfgrtGetLastErrorName(), "SDFGRT_FAILURE");
+  EXPECT_STREQ(sdfgrtGetLastErrorLocation(), "prog.mlir:3:5");
+  sdfgrtBeginCall();
+  EXPECT_STREQ(sdfgrtGetLastErrorName(), "");
+  EXPECT_STREQ(sdfgrtGetLastErrorLocation(), "");
+  sdfgrtEndCall();
   EXPECT_EQ(driver().count("cuMemcpyAsync") + driver().count("cuMemcpy2DAsync"),
             0);
 }

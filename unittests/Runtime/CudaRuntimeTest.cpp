@@ -157,6 +157,8 @@ TEST_F(CudaRuntimeTest, VendorErrorNamesCallCodeAndLocation) {
                "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (invalid "
                "argument) at prog.mlir:12:5");
   EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(sdfgrtGetLastErrorName(), "CUDA_ERROR_INVALID_VALUE");
+  EXPECT_STREQ(sdfgrtGetLastErrorLocation(), "prog.mlir:12:5");
   // The context switched to for the failed launch was restored.
   EXPECT_EQ(fakecuda::currentContext(), contextB);
 
@@ -468,8 +470,15 @@ TEST_F(CudaRuntimeTest, InitFailureIsReportedAndRemembered) {
   EXPECT_STREQ(sdfgrtGetLastError(),
                "cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device "
                "is detected) at prog.mlir:1:1");
+  EXPECT_STREQ(sdfgrtGetLastErrorName(), "CUDA_ERROR_NO_DEVICE");
+  sdfgrtClearError();
+  EXPECT_STREQ(sdfgrtGetLastErrorName(), "");
+  EXPECT_STREQ(sdfgrtGetLastErrorLocation(), "");
+  sdfgrtSetLocation("prog.mlir:2:1");
   launch(streamA);
   EXPECT_EQ(sdfgrtGetLastErrorCode(), CUDA_ERROR_NO_DEVICE);
+  EXPECT_STREQ(sdfgrtGetLastErrorName(), "CUDA_ERROR_NO_DEVICE");
+  EXPECT_STREQ(sdfgrtGetLastErrorLocation(), "prog.mlir:2:1");
   EXPECT_EQ(driver().count("cuInit"), 1);
   EXPECT_EQ(countersForTesting().libraryOpens, 1);
 }

@@ -104,6 +104,16 @@ SDFGRT_EXPORT const char *sdfgrtGetLastError(void);
 /* Error code of the last error on this thread (0 if none). */
 SDFGRT_EXPORT int32_t sdfgrtGetLastErrorCode(void);
 
+/* The vendor's name of the last error's code on this thread
+ * ("CUDA_ERROR_INVALID_VALUE", "hipErrorInvalidValue"), "SDFGRT_FAILURE" for
+ * a failure the runtime detects itself, "" if none or unnamed. Cleared as
+ * sdfgrtGetLastError is; the string stays valid. */
+SDFGRT_EXPORT const char *sdfgrtGetLastErrorName(void);
+
+/* The source location ("file:line:col") of the operation whose failure is
+ * the last error on this thread, "" if none or unknown. */
+SDFGRT_EXPORT const char *sdfgrtGetLastErrorLocation(void);
+
 /* Forgets the last error of this thread (a program call in progress stays
  * failed). */
 SDFGRT_EXPORT void sdfgrtClearError(void);
