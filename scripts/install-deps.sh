@@ -14,6 +14,9 @@ packages=(
   # The DaCe importer reads .sdfgz with zlib; its oracle test
   # (test/Import/DaCe/oracle-cpu.test) compares with NumPy.
   zlib1g-dev python3-numpy
+  # The Python package (python/), installed offline with pip into a venv
+  # from Debian's setuptools and wheel (scripts/python-package-tests.sh).
+  python3-venv python3-pip python3-setuptools python3-wheel
   # The instrumented build (scripts/sanitize.sh, scripts/fuzz.sh).
   clang-22 libclang-rt-22-dev libfuzzer-22-dev
 )

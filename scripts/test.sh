@@ -2,7 +2,8 @@
 # Builds everything and runs the whole test suite: the fast one
 # (check-sdfgstream: FileCheck and GoogleTest unit tests) and the integration
 # one (check-sdfgstream-integration: AOT, embedding, Python, GPU, docs), in
-# one lit run. Ends with one line
+# one lit run, then the Python package's tests on the installed package
+# (scripts/python-package-tests.sh). Ends with one line
 # "N passed, N failed" (after a line counting the skipped ones); exits
 # non-zero on any failure.
 set -uo pipefail
@@ -21,4 +22,12 @@ rm -f "$results"
   "$build/test" "$build/unittests"
 lit_status=$?
 
-python3 "$root/scripts/lit-summary.py" "$results" "$lit_status"
+# The Python package's tests (python/tests) on the package as pip installs
+# it; each test case counts.
+python_results="$build/python-test-results.xml"
+rm -f "$python_results"
+"$root/scripts/python-package-tests.sh" "$python_results"
+python_status=$?
+
+python3 "$root/scripts/lit-summary.py" "$results" "$lit_status" \
+  "$python_results" "$python_status"

@@ -20,7 +20,8 @@
 // exports
 //   int32_t _mlir_ciface_smooth_axpy(sdfg_memref_1d_float *x,
 //       sdfg_memref_1d_float *y, sdfg_memref_1d_float *out,
-//       sdfg_memref_0d_float *sum, float alpha, void *stream);
+//       sdfg_memref_0d_float *sum, float alpha,
+//       void *external_gpu_stream);
 //   int32_t _mlir_ciface_smooth_axpy_host(... same memrefs, float alpha);
 // @smooth_axpy_host computes the same on the CPU (host arrays, no stream):
 // `smooth_axpy.py self-check` calls it to check the descriptor packing
@@ -75,11 +76,12 @@ module attributes {gpu.container_module} {
     }
   }
 
-  sdfg.sdfg @smooth_axpy(%x: memref<?xf32, #gpu.address_space<global>>,
-                         %y: memref<?xf32, #gpu.address_space<global>>,
-                         %out: memref<?xf32, #gpu.address_space<global>>,
-                         %sum: memref<f32, #gpu.address_space<global>>,
-                         %alpha: f32) target(gpu, streams = 1) {
+  sdfg.sdfg @smooth_axpy(
+      %x: memref<?xf32, #gpu.address_space<global>> {sdfg.arg_name = "x"},
+      %y: memref<?xf32, #gpu.address_space<global>> {sdfg.arg_name = "y"},
+      %out: memref<?xf32, #gpu.address_space<global>> {sdfg.arg_name = "out"},
+      %sum: memref<f32, #gpu.address_space<global>> {sdfg.arg_name = "sum"},
+      %alpha: f32 {sdfg.arg_name = "alpha"}) target(gpu, streams = 1) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c256 = arith.constant 256 : index
@@ -106,9 +108,11 @@ module attributes {gpu.container_module} {
   }
 
   // The same computation on the host, for checks without a GPU.
-  sdfg.sdfg @smooth_axpy_host(%x: memref<?xf32>, %y: memref<?xf32>,
-                              %out: memref<?xf32>, %sum: memref<f32>,
-                              %alpha: f32) target(cpu) {
+  sdfg.sdfg @smooth_axpy_host(%x: memref<?xf32> {sdfg.arg_name = "x"},
+                              %y: memref<?xf32> {sdfg.arg_name = "y"},
+                              %out: memref<?xf32> {sdfg.arg_name = "out"},
+                              %sum: memref<f32> {sdfg.arg_name = "sum"},
+                              %alpha: f32 {sdfg.arg_name = "alpha"}) target(cpu) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %quarter = arith.constant 0.25 : f32

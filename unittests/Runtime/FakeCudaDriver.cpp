@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -18,8 +19,33 @@ using namespace fakecuda::internal;
 
 std::recursive_mutex fakecuda::internal::driverMutex;
 
+// The driver's state outlives every user, as the real driver's does: a
+// program library that the runtime made load modules unloads them from its
+// destructors at exit, which may run after this library's (the runtime
+// opens it at its first use, after the program library was loaded). So
+// nothing here has a destructor that runs: the state is allocated once and
+// never freed (and stays reachable), and each thread's context stack is a
+// fixed array.
 namespace {
-thread_local std::vector<CUcontext> contextStack;
+/// The calling thread's stack of current contexts (cuCtxPushCurrent).
+struct ContextStack {
+  static constexpr int kCapacity = 64;
+  CUcontext entries[kCapacity];
+  int depth;
+  bool empty() const { return depth == 0; }
+  CUcontext back() const { return entries[depth - 1]; }
+  void clear() { depth = 0; }
+  void pop_back() { --depth; }
+  void push_back(CUcontext context) {
+    if (depth == kCapacity) {
+      fprintf(stderr, "fake CUDA driver: more than %d contexts pushed\n",
+              kCapacity);
+      abort();
+    }
+    entries[depth++] = context;
+  }
+};
+thread_local ContextStack contextStack{};
 thread_local CUstreamCaptureMode threadMode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 // Ids as cuCtxGetId answers them: distinct from the test's indices.
 constexpr unsigned long long kFirstContextId = 100;
@@ -28,10 +54,10 @@ CUctx_st contexts[4] = {{0, 0, kFirstContextId},
                         {2, 1, kFirstContextId + 2},
                         {3, 1, kFirstContextId + 3}};
 unsigned long long nextContextId = kFirstContextId + 4;
-std::deque<CUstream_st> streams;
-std::deque<CUfunc_st> functions;
-std::deque<CUmod_st> modules;
-std::deque<CUevent_st> events;
+std::deque<CUstream_st> &streams = *new std::deque<CUstream_st>();
+std::deque<CUfunc_st> &functions = *new std::deque<CUfunc_st>();
+std::deque<CUmod_st> &modules = *new std::deque<CUmod_st>();
+std::deque<CUevent_st> &events = *new std::deque<CUevent_st>();
 } // namespace
 
 CUcontext fakecuda::internal::current() {
@@ -190,7 +216,7 @@ int Driver::totalCalls() const {
 }
 
 Driver &fakecuda::driver() {
-  static Driver instance;
+  static Driver &instance = *new Driver();
   return instance;
 }
 

@@ -54,8 +54,9 @@ struct CUgraphExec_st {
 namespace {
 
 // Never freed (reachable, so leak checkers stay quiet).
-std::deque<CUgraph_st> graphs;
-std::deque<CUgraphExec_st> execs;
+// Never destroyed, as the driver's other state (FakeCudaDriver.cpp).
+std::deque<CUgraph_st> &graphs = *new std::deque<CUgraph_st>();
+std::deque<CUgraphExec_st> &execs = *new std::deque<CUgraphExec_st>();
 
 CUresult checkGraph(CUgraph graph) {
   return graph && !graph->destroyed ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
