@@ -125,12 +125,13 @@ try:
     lit_config.note("CUDA probe: " + found.stdout.strip())
 except OSError as error:
     lit_config.note("CUDA probe did not run: %s" % error)
-# The Python client example (test/examples/python-gpu): `cupy` and `torch`
+# The Python client example (test/examples/python-gpu): `cupy`, `torch` and `jax`
 # where python3, in the tests' environment, imports them and they see a CUDA
 # device (probed only with `cuda`: importing torch takes seconds).
 if "cuda" in config.available_features:
     for module, check in (("cupy", "cupy.cuda.runtime.getDeviceCount() > 0"),
-                          ("torch", "torch.cuda.is_available()")):
+                          ("torch", "torch.cuda.is_available()"),
+                          ("jax", "any(d.platform == 'gpu' for d in jax.devices())")):
         try:
             found = subprocess.run(
                 ["python3", "-c", "import sys, %s; sys.exit(0 if %s else 1)" % (module, check)],

@@ -107,6 +107,37 @@ module attributes {gpu.container_module} {
     sdfg.return
   }
 
+  // The same program for host arrays (NumPy): the inputs are copied to the
+  // GPU on the caller's stream, @smooth_axpy runs there, the results are
+  // copied back on it. Like every call, it only enqueues: the results are
+  // in the caller's arrays once the stream has run the call (sync it before
+  // reading them).
+  sdfg.sdfg @smooth_axpy_io(%x: memref<?xf32> {sdfg.arg_name = "x"},
+                            %y: memref<?xf32> {sdfg.arg_name = "y"},
+                            %out: memref<?xf32> {sdfg.arg_name = "out"},
+                            %sum: memref<f32> {sdfg.arg_name = "sum"},
+                            %alpha: f32 {sdfg.arg_name = "alpha"}) target(gpu, streams = 1) {
+    %c0 = arith.constant 0 : index
+    %n = memref.dim %x, %c0 : memref<?xf32>
+    %dx = gpu.alloc (%n) : memref<?xf32, #gpu.address_space<global>>
+    %dy = gpu.alloc (%n) : memref<?xf32, #gpu.address_space<global>>
+    %dout = gpu.alloc (%n) : memref<?xf32, #gpu.address_space<global>>
+    %dsum = gpu.alloc () : memref<f32, #gpu.address_space<global>>
+    gpu.memcpy %dx, %x : memref<?xf32, #gpu.address_space<global>>, memref<?xf32>
+    gpu.memcpy %dy, %y : memref<?xf32, #gpu.address_space<global>>, memref<?xf32>
+    sdfg.call @smooth_axpy(%dx, %dy, %dout, %dsum, %alpha)
+        : (memref<?xf32, #gpu.address_space<global>>, memref<?xf32, #gpu.address_space<global>>,
+           memref<?xf32, #gpu.address_space<global>>, memref<f32, #gpu.address_space<global>>,
+           f32) -> ()
+    gpu.memcpy %out, %dout : memref<?xf32>, memref<?xf32, #gpu.address_space<global>>
+    gpu.memcpy %sum, %dsum : memref<f32>, memref<f32, #gpu.address_space<global>>
+    gpu.dealloc %dx : memref<?xf32, #gpu.address_space<global>>
+    gpu.dealloc %dy : memref<?xf32, #gpu.address_space<global>>
+    gpu.dealloc %dout : memref<?xf32, #gpu.address_space<global>>
+    gpu.dealloc %dsum : memref<f32, #gpu.address_space<global>>
+    sdfg.return
+  }
+
   // The same computation on the host, for checks without a GPU.
   sdfg.sdfg @smooth_axpy_host(%x: memref<?xf32> {sdfg.arg_name = "x"},
                               %y: memref<?xf32> {sdfg.arg_name = "y"},

@@ -210,3 +210,94 @@ def view_of(obj, stream, current, what):
     if hasattr(obj, "__cuda_array_interface__"):
         return _cuda_interface_view(obj, what)
     return _buffer_view(obj, what)
+
+
+#===-------------------------------------------------------------------===#
+# The call path: one converter per array type, found once per type
+#===-------------------------------------------------------------------===#
+#
+# A converter turns an array into the tuple
+#   (address, shape, element strides or None if row-major contiguous,
+#    type key, memory, device, keep, wait_stream, framework)
+# where `framework` ('torch', 'cupy') names arrays whose order is their
+# framework's current stream: the caller orders the call after it (one
+# stream wait where the call's stream is another, as DLPack's handshake
+# would do), instead of asking each array for a capsule.
+
+_dtype_keys = {}
+
+
+def _dtype_key(dtype, what):
+    key = _dtype_keys.get(dtype)
+    if key is None:
+        key = _dtype_keys[dtype] = _numpy_like_dtype(dtype, what)
+    return key
+
+
+_torch_keys = {}
+
+
+def _torch_fast(tensor, stream, what):
+    key = _torch_keys.get(tensor.dtype)
+    if key is None:
+        key = _TORCH_TYPES.get(str(tensor.dtype))
+        if key is None:
+            raise TypeError("%s: element type %s is not supported" % (what, tensor.dtype))
+        _torch_keys[tensor.dtype] = key
+    if tensor.is_cuda:
+        return (tensor.data_ptr(), tuple(tensor.shape),
+                None if tensor.is_contiguous() else tuple(tensor.stride()), key,
+                "device", tensor.get_device(), None, None, "torch")
+    return (tensor.data_ptr(), tuple(tensor.shape),
+            None if tensor.is_contiguous() else tuple(tensor.stride()), key,
+            "host", -1, None, None, None)
+
+
+def _cupy_fast(array, stream, what):
+    memory = array.data
+    return (memory.ptr, array.shape,
+            None if array.flags.c_contiguous else
+            _element_strides(array.strides, array.itemsize, what),
+            _dtype_key(array.dtype, what), "device", memory.device_id, None, None, "cupy")
+
+
+def _numpy_fast(array, stream, what):
+    if not array.flags.writeable:
+        raise ValueError("%s: the array is read-only (a program may write "
+                         "its memrefs)" % what)
+    return (array.ctypes.data, array.shape,
+            None if array.flags.c_contiguous else
+            _element_strides(array.strides, array.itemsize, what),
+            _dtype_key(array.dtype, what), "host", -1, None, None, None)
+
+
+def _generic(obj, stream, what):
+    if hasattr(obj, "__dlpack__"):
+        view = _dlpack_view(obj, stream, what)
+    elif hasattr(obj, "__cuda_array_interface__"):
+        view = _cuda_interface_view(obj, what)
+    else:
+        view = _buffer_view(obj, what)
+    return (view.address, view.shape, view.strides, view.dtype, view.memory,
+            view.device, view.keep, view.wait_stream, None)
+
+
+_converters = {}
+
+
+def converter(kind):
+    """The converter of arrays of type `kind`."""
+    function = _converters.get(kind)
+    if function is None:
+        top = kind.__module__.partition(".")[0]
+        name = kind.__name__
+        if top == "torch" and name in ("Tensor", "Parameter"):
+            function = _torch_fast
+        elif top == "cupy" and name == "ndarray":
+            function = _cupy_fast
+        elif top == "numpy" and name == "ndarray":
+            function = _numpy_fast
+        else:
+            function = _generic
+        _converters[kind] = function
+    return function

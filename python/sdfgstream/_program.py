@@ -6,7 +6,7 @@ import ctypes
 import struct
 import threading
 
-from ._arrays import framework_of, view_of
+from ._arrays import converter, framework_of
 from ._errors import CallError
 from ._signature import (MemRefParameter, PointerParameter, ScalarParameter,
                          UnrankedParameter, element_key, parameter_from_manifest)
@@ -89,7 +89,9 @@ class Program:
             self.name, self.signature(), result,
             " (syncs the host)" if self.host_sync else "")
 
-    def _bind(self, args, kwargs):
+    def _bind(self, args, kwargs, optional=()):
+        """The values of the parameters in order, from positional and keyword
+        arguments; a parameter named in `optional` may be left out (None)."""
         if len(args) > len(self.names):
             raise TypeError("%s takes %d arguments (%d given)"
                             % (self.name, len(self.names), len(args)))
@@ -106,66 +108,89 @@ class Program:
                 raise TypeError("%s: parameter '%s' given twice" % (self.name, key))
             values[position] = value
         missing = [n for n, v in zip(self.names, values) if v is _MISSING]
+        if optional:
+            values = [None if v is _MISSING and n in optional else v
+                      for n, v in zip(self.names, values)]
+            missing = [n for n in missing if n not in optional]
         if missing:
             raise TypeError("%s: missing %s" % (self.name, ", ".join(missing)))
         return values
 
     def _default_stream(self, values):
         """The bound stream, else the current stream of the framework of the
-        first GPU array, else 0 (the legacy default stream)."""
+        first GPU array (CuPy, PyTorch), else 0 (the legacy default
+        stream)."""
         bound = self.library._bound_stream
         if bound is not None:
             return bound
         for parameter, value in zip(self.parameters, values):
             if isinstance(parameter, _MEMORY_PARAMETERS):
                 framework = framework_of(value)
-                if framework in ("torch", "cupy") and _on_gpu(value, framework):
-                    current = current_stream(framework, _device_of(value, framework))
+                if framework == "cupy" or (framework == "torch" and
+                                           getattr(value, "is_cuda", False)):
+                    device = value.get_device() if framework == "torch" else value.device.id
+                    current = current_stream(framework, device)
                     if current is not None:
                         return current
         return 0
 
-    def __call__(self, *args, stream=None, **kwargs):
-        """Runs the program (enqueues its GPU work on the stream) and
-        returns None, or a function's own result. Raises TypeError /
-        ValueError for arguments that do not fit, before anything is
-        enqueued, and CallError if the call fails."""
-        values = self._bind(args, kwargs)
+    def _pack(self, frame, values, handle):
+        """Checks and packs `values` into `frame` for a call on `handle`;
+        returns what the call must keep alive and the streams its arrays are
+        ordered on (their frameworks' current streams, the streams their
+        array interfaces name): a call on another stream waits for them."""
+        keep, waits, currents = [], [], None
+        name = self.name
+        for parameter, offset, value in zip(self.parameters, frame.offsets, values):
+            if isinstance(parameter, _MEMORY_PARAMETERS):
+                info = converter(type(value))(value, handle, "%s: argument %s"
+                                              % (name, parameter.name))
+                kept = parameter.bind(info, frame.storage, offset, name)
+                if info[6] is not None:
+                    keep.append(info[6])
+                if kept is not None:
+                    keep.append(kept)
+                if handle is None:
+                    continue
+                framework = info[8]
+                if framework is not None:
+                    # The array is ordered on its framework's current stream:
+                    # a call on another one waits for it (DLPack's handshake).
+                    if currents is None:
+                        currents = {}
+                    device = info[5]
+                    current = currents.get((framework, device))
+                    if current is None:
+                        current = currents[(framework, device)] = \
+                            current_stream(framework, device)
+                    if current is not None and current not in waits:
+                        waits.append(current)
+                elif info[7] is not None and info[7] not in waits:
+                    waits.append(info[7])
+            elif isinstance(parameter, ScalarParameter):
+                parameter.pack(frame.storage, offset, value, name)
+            else:
+                frame.argv[parameter.index] = parameter.address(value, name)
+        return keep, waits
+
+    def _resolve_stream(self, stream, values):
         if self.stream_index is None:
             if stream is not None:
                 raise TypeError("%s does no GPU work and takes no stream" % self.name)
-            handle = None
-        else:
-            handle = self._default_stream(values) if stream is None else stream_handle(stream)
+            return None
+        return self._default_stream(values) if stream is None else stream_handle(stream)
+
+    def _frame(self):
         frame = getattr(self._local, "frame", None)
         if frame is None:
             frame = self._local.frame = _Frame(self)
-        keep, waits, currents = [], [], {}
-        for parameter, offset, value in zip(self.parameters, frame.offsets, values):
-            if isinstance(parameter, ScalarParameter):
-                parameter.pack(frame.storage, offset, value, self.name)
-            elif isinstance(parameter, PointerParameter):
-                frame.argv[parameter.index] = parameter.address(value, self.name)
-            else:
-                what = "%s: argument %s" % (self.name, parameter.name)
-                framework = framework_of(value)
-                current = None
-                if framework in ("torch", "cupy") and handle is not None:
-                    if framework not in currents:
-                        currents[framework] = current_stream(
-                            framework, _device_of(value, framework))
-                    current = currents[framework]
-                view = view_of(value, handle, current, what)
-                strides = parameter.check(view, self.name)
-                kept = parameter.pack(frame.storage, offset, view, strides)
-                keep.append(view.keep)
-                keep.append(kept)
-                if view.wait_stream is not None and handle is not None and \
-                        view.wait_stream != handle:
-                    waits.append(view.wait_stream)
+        return frame
+
+    def _run(self, frame, handle, waits):
         library = self.library
         for waited in waits:
-            library._stream_wait(handle, waited, self.name)
+            if waited != handle:
+                library._stream_wait(handle, waited, self.name)
         if handle is not None:
             frame.argv[self.stream_index] = handle
         status = self._packed(frame.argv)
@@ -173,10 +198,98 @@ class Program:
             raise library._call_error(self.name, status)
         if handle is not None:
             library._last_stream = handle
-        del keep
         if self._result_struct is not None:
             return self._result_struct.unpack_from(frame.storage, frame.result_offset)[0]
         return None
+
+    def __call__(self, *args, stream=None, **kwargs):
+        """Runs the program (enqueues its GPU work on the stream) and
+        returns None, or a function's own result. Raises TypeError /
+        ValueError for arguments that do not fit, before anything is
+        enqueued, and CallError if the call fails."""
+        values = self._bind(args, kwargs)
+        handle = self._resolve_stream(stream, values)
+        frame = self._frame()
+        keep, waits = self._pack(frame, values, handle)
+        result = self._run(frame, handle, waits)
+        del keep
+        return result
+
+    def prepare(self, *args, stream=None, **kwargs):
+        """A PreparedCall of the program with these arguments: checked and
+        packed once, then called as often as wanted (a time-stepping loop
+        calling the program on the same arrays) at the cost of the packed
+        entry's call alone. Keeps the arrays alive; the stream (resolved
+        now) and the scalars can be changed per call."""
+        values = self._bind(args, kwargs)
+        handle = self._resolve_stream(stream, values)
+        frame = _Frame(self)
+        keep, waits = self._pack(frame, values, handle)
+        return PreparedCall(self, frame, handle, waits, keep, values)
+
+
+class PreparedCall:
+    """A program call whose arrays are checked and packed (Program.prepare).
+    ``prepared()`` calls it again; ``prepared(alpha=2.0)`` with new scalar
+    values; ``prepared(stream=s)`` on another stream (ordered after the
+    arrays' framework streams as when prepared). Not thread-safe: one per
+    thread."""
+
+    def __init__(self, program, frame, handle, waits, keep, values):
+        self.program = program
+        self._frame = frame
+        self._handle = handle
+        self._waits = waits
+        self._keep = (keep, values)
+        self._scalars = {p.name: (p, offset) for p, offset in
+                         zip(program.parameters, frame.offsets)
+                         if isinstance(p, ScalarParameter)}
+        self._packed = program._packed
+        self._argv = frame.argv
+        # Ordered once, now, after the streams its arrays are ordered on;
+        # the repeated calls are on the same stream, after this one.
+        for waited in waits:
+            if handle is not None and waited != handle:
+                program.library._stream_wait(handle, waited, program.name)
+        if handle is not None:
+            frame.argv[program.stream_index] = handle
+
+    def __repr__(self):
+        return "<sdfgstream prepared call of %s on stream %s>" % (self.program.name,
+                                                                   self._handle)
+
+    def __call__(self, stream=None, **scalars):
+        if stream is None and not scalars:  # the same call again: the entry alone
+            status = self._packed(self._argv)
+            if status != 0:
+                raise self.program.library._call_error(self.program.name, status)
+            if self._handle is not None:
+                self.program.library._last_stream = self._handle
+            return self._result()
+        frame = self._frame
+        for name, value in scalars.items():
+            entry = self._scalars.get(name)
+            if entry is None:
+                raise TypeError("%s: %s is not a scalar parameter (a prepared call "
+                                "changes only scalars and the stream)"
+                                % (self.program.name, name))
+            entry[0].pack(frame.storage, entry[1], value, self.program.name)
+        handle = self._handle
+        if stream is not None:
+            if handle is None:
+                raise TypeError("%s does no GPU work and takes no stream" % self.program.name)
+            handle = stream_handle(stream)
+        try:
+            return self.program._run(frame, handle, self._waits)
+        finally:
+            if handle is not None:  # back to the prepared stream
+                frame.argv[self.program.stream_index] = self._handle
+
+    def _result(self):
+        result = self.program._result_struct
+        if result is None:
+            return None
+        return result.unpack_from(self._frame.storage, self._frame.result_offset)[0]
 
 
 class _Missing:
@@ -185,17 +298,3 @@ class _Missing:
 
 
 _MISSING = _Missing()
-
-
-def _on_gpu(value, framework):
-    if framework == "torch":
-        return bool(getattr(value, "is_cuda", False))
-    return framework == "cupy"
-
-
-def _device_of(value, framework):
-    if framework == "torch":
-        device = getattr(value, "device", None)
-        return getattr(device, "index", None)
-    device = getattr(value, "device", None)
-    return getattr(device, "id", None)

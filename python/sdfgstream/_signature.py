@@ -35,6 +35,8 @@ def element_key(spelling):
 
 
 def _contiguous(shape):
+    if len(shape) < 2:
+        return (1,) if shape else ()
     strides, step = [], 1
     for extent in reversed(shape):
         strides.append(step)
@@ -77,6 +79,8 @@ class MemRefParameter(Parameter):
         self.static_offset = entry.get("offset")
         self.struct = struct.Struct("PPq" + "q" * (2 * self.rank))
         self.size = self.struct.size
+        self.static_dims = tuple((dim, extent) for dim, extent in enumerate(self.shape)
+                                 if extent is not None)
 
     def describe(self):
         space = {"device": ", device", "host": ", host", "any": ""}[self.memory]
@@ -89,47 +93,52 @@ class MemRefParameter(Parameter):
         return "memref<%s%s%s%s>" % (shape + "x" if shape else "", self.element,
                                      layout, space)
 
-    def check(self, view, program):
-        what = "%s: argument %s" % (program, self.name)
-        if view.dtype not in self.accepted:
-            raise TypeError("%s has element type %s, the program takes %s"
-                            % (what, type_name(view.dtype), self.element))
-        if len(view.shape) != self.rank:
-            raise ValueError("%s has rank %d, the program takes rank %d (%s)"
-                             % (what, len(view.shape), self.rank, self.describe()))
-        for dim, (extent, want) in enumerate(zip(view.shape, self.shape)):
-            if want is not None and extent != want:
-                raise ValueError("%s has shape %s, the program takes %s (dimension "
-                                 "%d)" % (what, tuple(view.shape), _spell_shape(self.shape), dim))
-        if self.memory == "device" and view.memory not in ("device", "managed"):
-            raise ValueError("%s is in %s memory, the program takes GPU memory"
-                             % (what, view.memory))
-        if self.memory == "host" and view.memory == "device":
-            raise ValueError("%s is in GPU memory, the program takes host memory"
-                             % what)
-        strides = view.strides
-        if 0 in view.shape or strides is None:
-            return _contiguous(view.shape)
-        if self.layout == "identity":
-            for extent, stride, want in zip(view.shape, strides, _contiguous(view.shape)):
+    def bind(self, info, frame, offset, program):
+        """Checks the converted array `info` (_arrays.converter) against the
+        parameter and packs its descriptor at `offset`."""
+        address, shape, strides, dtype, memory = info[:5]
+        if dtype not in self.accepted:
+            raise TypeError("%s: argument %s has element type %s, the program takes %s"
+                            % (program, self.name, type_name(dtype), self.element))
+        if len(shape) != self.rank:
+            raise ValueError("%s: argument %s has rank %d, the program takes rank %d (%s)"
+                             % (program, self.name, len(shape), self.rank, self.describe()))
+        for dim, want in self.static_dims:
+            if shape[dim] != want:
+                raise ValueError("%s: argument %s has shape %s, the program takes %s "
+                                 "(dimension %d)" % (program, self.name, tuple(shape),
+                                                     _spell_shape(self.shape), dim))
+        if memory != "device":
+            if self.memory == "device" and memory != "managed":
+                raise ValueError("%s: argument %s is in %s memory, the program takes GPU "
+                                 "memory" % (program, self.name, memory))
+        elif self.memory == "host":
+            raise ValueError("%s: argument %s is in GPU memory, the program takes host "
+                             "memory" % (program, self.name))
+        if strides is None or 0 in shape:
+            strides = _contiguous(shape)
+        elif self.layout == "identity":
+            for extent, stride, want in zip(shape, strides, _contiguous(shape)):
                 if extent > 1 and stride != want:
-                    raise ValueError("%s is not row-major contiguous (element strides "
-                                     "%s); the program's memref has the identity "
-                                     "layout (pass a contiguous copy)" % (what, strides))
-            return _contiguous(view.shape)
-        for dim, (stride, want) in enumerate(zip(strides, self.static_strides)):
-            if want is not None and stride != want and view.shape[dim] > 1:
-                raise ValueError("%s has element strides %s, the program takes %s"
-                                 % (what, strides, self.static_strides))
-        return strides
-
-    def pack(self, frame, offset, view, strides):
+                    raise ValueError("%s: argument %s is not row-major contiguous (element "
+                                     "strides %s); the program's memref has the identity "
+                                     "layout (pass a contiguous copy)"
+                                     % (program, self.name, tuple(strides)))
+            strides = _contiguous(shape)
+        else:
+            for dim, (stride, want) in enumerate(zip(strides, self.static_strides)):
+                if want is not None and stride != want and shape[dim] > 1:
+                    raise ValueError("%s: argument %s has element strides %s, the program "
+                                     "takes %s" % (program, self.name, tuple(strides),
+                                                   self.static_strides))
         # A static offset is read from the type: the descriptor's aligned
         # pointer is then that many elements before the first one.
-        element_offset = self.static_offset or 0
-        aligned = view.address - element_offset * self.itemsize
-        self.struct.pack_into(frame, offset, view.address, aligned, element_offset,
-                              *view.shape, *strides)
+        if self.static_offset:
+            self.struct.pack_into(frame, offset, address,
+                                  address - self.static_offset * self.itemsize,
+                                  self.static_offset, *shape, *strides)
+        else:
+            self.struct.pack_into(frame, offset, address, address, 0, *shape, *strides)
 
 
 class UnrankedParameter(Parameter):
@@ -144,21 +153,20 @@ class UnrankedParameter(Parameter):
     def describe(self):
         return "memref<*x%s%s>" % (self.element, ", device" if self.memory == "device" else "")
 
-    def check(self, view, program):
-        what = "%s: argument %s" % (program, self.name)
-        if view.dtype not in self.accepted:
-            raise TypeError("%s has element type %s, the program takes %s"
-                            % (what, type_name(view.dtype), self.element))
-        if self.memory == "device" and view.memory not in ("device", "managed"):
-            raise ValueError("%s is in %s memory, the program takes GPU memory"
-                             % (what, view.memory))
-        return view.strides if view.strides is not None else _contiguous(view.shape)
-
-    def pack(self, frame, offset, view, strides):
-        rank = len(view.shape)
+    def bind(self, info, frame, offset, program):
+        address, shape, strides, dtype, memory = info[:5]
+        if dtype not in self.accepted:
+            raise TypeError("%s: argument %s has element type %s, the program takes %s"
+                            % (program, self.name, type_name(dtype), self.element))
+        if self.memory == "device" and memory not in ("device", "managed"):
+            raise ValueError("%s: argument %s is in %s memory, the program takes GPU "
+                             "memory" % (program, self.name, memory))
+        if strides is None:
+            strides = _contiguous(shape)
+        rank = len(shape)
         ranked = (ctypes.c_char * (8 * (3 + 2 * rank)))()
-        struct.pack_into("PPq" + "q" * (2 * rank), ranked, 0, view.address,
-                         view.address, 0, *view.shape, *strides)
+        struct.pack_into("PPq" + "q" * (2 * rank), ranked, 0, address, address, 0,
+                         *shape, *strides)
         struct.pack_into("qP", frame, offset, rank, ctypes.addressof(ranked))
         return ranked
 

@@ -55,8 +55,11 @@ def current_stream(framework, device):
         if cupy is not None:
             if device is None or device < 0:
                 return cupy.cuda.get_current_stream().ptr
-            with cupy.cuda.Device(device):
-                return cupy.cuda.get_current_stream().ptr
+            try:  # CuPy 13 takes the device
+                return cupy.cuda.get_current_stream(device).ptr
+            except TypeError:
+                with cupy.cuda.Device(device):
+                    return cupy.cuda.get_current_stream().ptr
     elif framework == "torch":
         torch = sys.modules.get("torch")
         if torch is not None and torch.cuda.is_available():

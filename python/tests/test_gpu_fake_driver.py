@@ -83,6 +83,14 @@ class FakeDriverTest(unittest.TestCase):
         # An explicit stream= overrides the binding for one call.
         self.assertEqual(self.call(stream=a), {a})
 
+    def test_prepared_call_streams(self):
+        a, b = self.driver.stream(), self.driver.stream()
+        prepared = self.lib.smooth_axpy.prepare(**self.arguments(), stream=a)
+        for stream, want in ((None, a), (b, b), (None, a)):
+            before = len(self.driver.launches())
+            prepared(stream=stream)
+            self.assertEqual({s for s, _ in self.driver.launches()[before:]}, {want})
+
     def test_array_interface_stream_is_waited_for(self):
         producer, consumer = self.driver.stream(), self.driver.stream()
         waits = len(self.driver.waits())

@@ -70,6 +70,20 @@ class HostProgramTest(unittest.TestCase):
         np.testing.assert_allclose(out, smooth_axpy_reference(x, y, 2.0), rtol=1e-6)
         self.assertAlmostEqual(float(total), float(out.sum(dtype=np.float64)), places=1)
 
+    def test_prepared_call(self):
+        x, y = np.arange(4.0), np.zeros(4)
+        prepared = self.lib.axpy.prepare(x=x, y=y, a=1.0)
+        prepared()
+        prepared(a=10.0)
+        np.testing.assert_array_equal(y, 11 * x)
+        self.assertIn("prepared call of axpy", repr(prepared))
+        with self.assertRaisesRegex(TypeError, "x is not a scalar parameter"):
+            prepared(x=x)
+        with self.assertRaisesRegex(TypeError, "takes no stream"):
+            prepared(stream=5)
+        column = np.arange(12, dtype=np.float32).reshape(4, 3)[:, 2]
+        self.assertEqual(self.lib.strided_sum.prepare(column)(), float(column.sum()))
+
     def test_dlpack_arrays(self):
         x = np.arange(4.0)
         y = np.zeros(4)
