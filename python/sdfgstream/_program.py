@@ -53,6 +53,7 @@ class Program:
         self.kind = entry["kind"]
         self.result = entry["result"]
         self.host_sync = bool(entry.get("host_sync"))
+        self.stream_allocations = bool(entry.get("stream_allocations", True))
         self.location = entry.get("location", "")
         self.stream_index = None
         self.parameters = []

@@ -13,8 +13,9 @@
 Inside ``jax.jit`` (and outside it) the program is an XLA custom call: XLA
 passes it JAX's compute stream and its buffers, and the program's work is
 enqueued on that stream in XLA's order, with no host synchronization and no
-DLPack round trip. A program that does not synchronize the host (its
-manifest's ``host_sync`` is false) is registered command-buffer compatible,
+DLPack round trip. A program that neither synchronizes the host nor makes
+stream-ordered allocations (its manifest's ``host_sync`` and
+``stream_allocations`` are false) is registered command-buffer compatible,
 so XLA may capture it into a CUDA graph with the computations around it.
 
 The handler (``_jax_ffi.cc``) is compiled once per jaxlib and kept in the
@@ -215,7 +216,11 @@ def register(library, program, outputs, inouts=(), platform="CUDA"):
     handler.sdfgstreamJaxBind(target.encode(), ctypes.c_void_p(packed),
                               ctypes.c_void_p(last_error), slots, sources, indices,
                               ranks, sizes, scalars, strings)
-    graphable = not program.host_sync
+    # XLA takes a command-buffer compatible custom call into its CUDA graph
+    # as a child graph captured from the call: not possible for a call that
+    # syncs the host, nor for one with stream-ordered allocations (CUDA
+    # refuses graphs with memory nodes as child graphs).
+    graphable = not program.host_sync and not program.stream_allocations
     symbol = handler.SdfgstreamCallGraphable if graphable else handler.SdfgstreamCall
     ffi.register_ffi_target(target, ffi.pycapsule(symbol), platform=platform)
     return JaxProgram(program, target, outputs, inouts, graphable)

@@ -10,7 +10,9 @@
 // (CInterface.h), so names and types agree with it. Whether a call
 // synchronizes the host is decided by running the passes that insert host
 // syncs (insert-host-syncs, and make-sync-call for --sync-call) on a copy
-// of the module, as the lowering does.
+// of the module, as the lowering does; whether it makes stream-ordered
+// allocations, by its gpu.alloc ops. Together they say whether a graph
+// captured from a call can be a child graph (XLA's command buffers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "SDFGStream/Target/LibraryInterface.h"
 #include "SDFGStream/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Pass/PassManager.h"
@@ -117,21 +120,27 @@ static std::string spellLocation(Location loc) {
 }
 
 namespace {
-/// Whether a program, or a program it calls, synchronizes a stream with
-/// the host (an sdfg.sync, as insert-host-syncs and make-sync-call write).
-class HostSyncFinder {
+/// Whether a program, or a program it calls, has an op that `matches`: an
+/// sdfg.sync (a host sync, as insert-host-syncs and make-sync-call write
+/// it), or a gpu.alloc (a stream-ordered allocation: CUDA cannot use a graph
+/// captured from such a call as a child graph, which is how XLA's command
+/// buffers take a custom call in).
+class CalleeFinder {
 public:
-  bool hasHostSync(Operation *program) {
+  explicit CalleeFinder(function_ref<bool(Operation *)> matches)
+      : matches(matches) {}
+
+  bool find(Operation *program) {
     auto [it, inserted] = memo.try_emplace(program, false);
     if (!inserted)
       return it->second; // Recursion: the other visit decides.
     bool found = false;
     program->walk([&](Operation *op) {
-      if (isa<SyncOp>(op))
+      if (matches(op))
         found = true;
       else if (auto call = dyn_cast<CallOpInterface>(op))
         if (Operation *callee = call.resolveCallableInTable(&symbolTables))
-          found |= hasHostSync(callee);
+          found |= find(callee);
       return found ? WalkResult::interrupt() : WalkResult::advance();
     });
     memo[program] = found;
@@ -139,6 +148,7 @@ public:
   }
 
 private:
+  function_ref<bool(Operation *)> matches;
   SymbolTableCollection symbolTables;
   llvm::DenseMap<Operation *, bool> memo;
 };
@@ -164,7 +174,8 @@ mlir::sdfg::buildManifest(ModuleOp module,
   if (failed(pm.run(*synced)))
     return module.emitError("the manifest could not tell where calls "
                             "synchronize the host (insert-host-syncs failed)");
-  HostSyncFinder finder;
+  CalleeFinder syncs([](Operation *op) { return isa<SyncOp>(op); });
+  CalleeFinder allocations([](Operation *op) { return isa<gpu::AllocOp>(op); });
 
   llvm::json::Array entries;
   for (const CProgram &program : *programs) {
@@ -189,7 +200,8 @@ mlir::sdfg::buildManifest(ModuleOp module,
         {"result", std::move(result)},
         {"stream", streamName ? llvm::json::Value(*streamName)
                               : llvm::json::Value(nullptr)},
-        {"host_sync", copy && finder.hasHostSync(copy)},
+        {"host_sync", copy && syncs.find(copy)},
+        {"stream_allocations", copy && allocations.find(copy)},
         {"location", spellLocation(program.op.getLoc())},
         {"parameters", std::move(parameters)}});
   }

@@ -65,7 +65,8 @@
 // CHECK-NEXT:       }
 // CHECK-NEXT:     ],
 // CHECK-NEXT:     "result": "status",
-// CHECK-NEXT:     "stream": "external_gpu_stream"
+// CHECK-NEXT:     "stream": "external_gpu_stream",
+// CHECK-NEXT:     "stream_allocations": false
 // SYNC:           "entry": "_mlir_ciface_enqueue_only",
 // SYNC-NEXT:      "host_sync": true,
 module attributes {gpu.container_module} {
@@ -83,14 +84,19 @@ module attributes {gpu.container_module} {
     sdfg.return
   }
 
-// A GPU result read on the host: the call synchronizes.
+// A GPU result read on the host: the call synchronizes. A transient
+// buffer: a stream-ordered allocation.
 // CHECK:          "entry": "_mlir_ciface_reads_back",
 // CHECK-NEXT:     "host_sync": true,
 // CHECK:              "memory": "host",
 // CHECK-NEXT:         "name": "arg1",
+// CHECK:          "stream_allocations": true
   sdfg.sdfg @reads_back(%d: memref<4xf32, #gpu.address_space<global>>, %h: memref<4xf32>) target(gpu) {
     %c0 = arith.constant 0 : index
-    gpu.memcpy %h, %d : memref<4xf32>, memref<4xf32, #gpu.address_space<global>>
+    %t = gpu.alloc () : memref<4xf32, #gpu.address_space<global>>
+    gpu.memcpy %t, %d : memref<4xf32, #gpu.address_space<global>>, memref<4xf32, #gpu.address_space<global>>
+    gpu.memcpy %h, %t : memref<4xf32>, memref<4xf32, #gpu.address_space<global>>
+    gpu.dealloc %t : memref<4xf32, #gpu.address_space<global>>
     %v = memref.load %h[%c0] : memref<4xf32>
     memref.store %v, %h[%c0] : memref<4xf32>
     sdfg.return
@@ -107,7 +113,8 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:         "name": "arg1",
 // CHECK-NEXT:         "type": "index"
 // CHECK:          "result": "f32",
-// CHECK-NEXT:     "stream": null
+// CHECK-NEXT:     "stream": null,
+// CHECK-NEXT:     "stream_allocations": false
 // SYNC:           "entry": "_mlir_ciface_host_value",
 // SYNC-NEXT:      "host_sync": false,
   func.func @host_value(%a: memref<?xf32>, %i: index) -> f32 {
