@@ -286,19 +286,19 @@ def self_check(args, report):
     if args.header:
         with open(args.header) as file:
             named = library.program_from_header("smooth_axpy_host", file.read())
-        status = named.call(arg4=ALPHA, arg3=total_descriptor, arg2=memref_from_array(out),
-                            arg1=memref_from_array(y), arg0=memref_from_array(x))
+        status = named.call(alpha=ALPHA, sum=total_descriptor, out=memref_from_array(out),
+                            y=memref_from_array(y), x=memref_from_array(x))
         expected, expected_sum = reference_python(host_values(x), host_values(y))
         wrong, largest = compare(np, host_values(out), expected)
-        report.check(named.names == ["arg0", "arg1", "arg2", "arg3", "arg4"]
+        report.check(named.names == ["x", "y", "out", "sum", "alpha"]
                      and status == 0 and wrong == 0,
                      "smooth_axpy_host declared from the header, called by argument names",
                      "names %s, status %d, %d wrong" % (named.names, status, wrong))
         try:
-            named(arg0=x, arg1=y, arg2=out, arg3=total_descriptor, alpha=ALPHA)
+            named(x=x, y=y, out=out, sum=total_descriptor, beta=ALPHA)
             report.check(False, "an unknown argument name is refused before the call")
         except TypeError as error:
-            report.check("no argument 'alpha'" in str(error),
+            report.check("no argument 'beta'" in str(error),
                          "an unknown argument name is refused before the call", str(error))
     try:
         host(memref(0, [n, 1]), y, out, total_descriptor, ALPHA)
