@@ -36,7 +36,7 @@ mkdir -p "$root/.device/python"
   -o "$root/.device/python/smooth_axpy.so" --header "$root/.device/python/smooth_axpy.h"
 "$build/bin/sdfg-compile" "$root/examples/python/smooth_axpy.mlir" --graph-mode \
   -o "$root/.device/python/smooth_axpy_graph.so"
-cp "$root/examples/python/smooth_axpy.py" "$root/examples/python/sdfgstream_ctypes.py" \
+cp "$root/examples/python/smooth_axpy.py" "$root/examples/python/jax_ffi.py" \
   "$root/examples/python/graph_mode.py" "$root/.device/python/"
 "$root/bench/dace/build.sh"
 du -sh "$root/.device"

@@ -19,10 +19,9 @@ calls timed with CUDA events on the stream behind a 1 ms spin kernel (so
 the events time the GPU work, not how long the host took to enqueue it),
 the variants interleaved; host wall figures (call to the end of its work)
 compare SDFGStream's call with DaCe's, whose build synchronizes and is
-timed by the host only. SDFGStream's calls get their memref descriptors
-built once, as the other calls get their raw pointers (building three
-descriptors from CuPy arrays in Python costs tens of microseconds per
-call, sdfgstream_ctypes.memref_from_array). Two builds of each are measured (VARIANTS): DaCe's
+timed by the host only. SDFGStream's calls are prepared calls (checked
+and packed once, Program.prepare), as the other calls get their raw
+pointers once. Two builds of each are measured (VARIANTS): DaCe's
 default block of 32 threads, no slower than 1.1 x DaCe's build at that
 block; and blocks of 256 threads, which must reach >= 85% of the copy
 bandwidth and be no slower than 1.1 x the hand-written kernel and DaCe's
@@ -40,8 +39,8 @@ import cupy as cp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "examples", "python"))
-import sdfgstream_ctypes as sc  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "python"))
+import sdfgstream  # noqa: E402
 from timing import event_ms, wall_ms  # noqa: E402
 
 
@@ -87,9 +86,7 @@ def main():
     hand.restype = ctypes.c_int
     builds = []
     for label, name, gated in VARIANTS:
-        lib = sc.Library(os.path.join(args.bench, name + ".so"))
-        with open(os.path.join(args.bench, name + ".h")) as f:
-            program = lib.program_from_header("triad_device", f.read())
+        program = sdfgstream.load(os.path.join(args.bench, name + ".so")).triad_device
         builds.append((label, name, gated, program, load_dace(args.bench, name)))
 
     stream = cp.cuda.Stream(non_blocking=True)
@@ -113,10 +110,10 @@ def main():
             "hand": lambda: hand(a.data.ptr, b.data.ptr, c.data.ptr, s, n, stream.ptr),
         }
         states = []
-        da, db, dc = (sc.memref_from_array(x) for x in (a, b, c))
         for label, name, gated, program, dace in builds:
-            calls[name] = (lambda program=program:
-                           program(A=da, B=db, C=dc, N=n, s=s, stream=stream.ptr))
+            # Checked and packed once (a prepared call), as a C caller's
+            # descriptors are built once.
+            calls[name] = program.prepare(A=a, B=b, C=c, N=n, s=s, stream=stream.ptr)
             if dace is not None:
                 state = dace.__dace_init_triad_device(n)
                 states.append((dace, state))

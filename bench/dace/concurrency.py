@@ -38,8 +38,8 @@ import cupy as cp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "examples", "python"))
-import sdfgstream_ctypes as sc  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "python"))
+import sdfgstream  # noqa: E402
 from timing import event_ms, wall_ms  # noqa: E402
 
 SPIN = cp.RawKernel(r"""
@@ -54,9 +54,7 @@ CHAIN = cp.ElementwiseKernel(
 
 
 def load(bench, name, program):
-    lib = sc.Library(os.path.join(bench, name + ".so"))
-    with open(os.path.join(bench, name + ".h")) as f:
-        return lib.program_from_header(program, f.read())
+    return sdfgstream.load(os.path.join(bench, name + ".so"))[program]
 
 
 def spin_cycles(ms):

@@ -17,8 +17,8 @@ from test/Import/DaCe/corpus/programs/while_converge.py:
 
 The header declares `_mlir_ciface_while_converge(A, iters, N, tol,
 external_gpu_stream)` in DaCe's calling convention; the Python client
-(examples/python/sdfgstream_ctypes.py) declares the program from it and takes
-the arguments by name. On a GPU (`--gpu`, needs CuPy) the call goes on a
+(the sdfgstream package, python/) reads the same signature from the library's
+manifest and takes the arguments by name. On a GPU (`--gpu`, needs CuPy) the call goes on a
 non-blocking CuPy stream behind a spin kernel: the loop condition reads a
 value a kernel computed, and the call still gives NumPy's answer. Without a
 GPU, the same script calls the CPU build of DaCe's CPU variant of the SDFG
@@ -33,8 +33,11 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from sdfgstream_ctypes import Library  # noqa: E402
+try:
+    import sdfgstream
+except ImportError:  # run from the checkout, the package not installed
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+    import sdfgstream  # noqa: E402
 
 
 def reference(a, tol):
@@ -53,8 +56,7 @@ def main():
     ap.add_argument("--gpu", action="store_true")
     args = ap.parse_args()
 
-    with open(args.header) as f:
-        program = Library(args.library).program_from_header("while_converge", f.read())
+    program = sdfgstream.load(args.library).while_converge
     print("while_converge(%s)" % ", ".join(program.names))
 
     rng = np.random.default_rng(2026)

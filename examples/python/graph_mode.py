@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Graph mode on a CuPy stream, through ctypes.
+"""Graph mode on a CuPy stream, through the sdfgstream package.
 
 The library is smooth_axpy.mlir compiled in graph mode
 (`sdfg-compile smooth_axpy.mlir --graph-mode -o smooth_axpy_graph.so`): each
 call's GPU work (two transients, two kernels, a copy, the reduction's memset
 and kernel) is launched as one cached CUDA graph instead of op by op. The
 same library runs eagerly when graph mode is turned off at run time
-(sdfgrtSetGraphMode), so the script compares both on one non-blocking CuPy
+(Library.set_graph_mode), so the script compares both on one non-blocking CuPy
 stream with CuPy's MemoryAsyncPool:
 
   * results against NumPy in graph mode, with inputs CuPy changes between
@@ -29,9 +29,11 @@ import time
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-from sdfgstream_ctypes import Library  # noqa: E402
+try:
+    import sdfgstream
+except ImportError:  # run from the checkout, the package not installed
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+    import sdfgstream  # noqa: E402
 
 
 def _load_example():
@@ -46,9 +48,8 @@ def _load_example():
 
 
 _example = _load_example()
-ALPHA, Report, bind, compare, reference_numpy = (
-    _example.ALPHA, _example.Report, _example.bind, _example.compare,
-    _example.reference_numpy)
+ALPHA, Report, compare, reference_numpy = (
+    _example.ALPHA, _example.Report, _example.compare, _example.reference_numpy)
 
 
 def median(values):
@@ -60,8 +61,8 @@ def run(args, report):
     import numpy as np
     import cupy as cp
 
-    library = Library(args.lib)
-    gpu, _ = bind(library)
+    library = sdfgstream.load(args.lib)
+    gpu = library.smooth_axpy
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # MemoryAsyncPool is "experimental"
         cp.cuda.set_allocator(cp.cuda.MemoryAsyncPool().malloc)
@@ -79,11 +80,11 @@ def run(args, report):
 
     def call(arrays):
         x, y, out, total = arrays
-        return gpu.call(x, y, out, total, ALPHA, stream=stream.ptr)
+        return _example.call(gpu, x, y, out, total, ALPHA, stream=stream)
 
     # Graph mode: CuPy changes the input on the stream before each call, the
     # arrays alternate between the two sets; no host sync until the check.
-    library.set_graph_mode(None, 1)
+    library.set_graph_mode("update")
     before = library.graph_stats()
     wrong_calls = 0
     for i in range(args.checked_calls):
@@ -102,13 +103,14 @@ def run(args, report):
             expected, _ = reference_numpy(np, x.get(stream=stream), y.get(stream=stream))
             wrong, _ = compare(np, out.get(stream=stream), expected)
             wrong_calls += wrong != 0
-    stats = library.graph_stats()
-    delta = {k: stats[k] - before[k] for k in stats if k not in ("programs", "bufferBytes")}
+    stats = library.graph_stats()._asdict()
+    before = before._asdict()
+    delta = {k: stats[k] - before[k] for k in stats if k not in ("programs", "buffer_bytes")}
     report.check(wrong_calls == 0,
                  "graph mode on a CuPy stream: results match NumPy with inputs "
                  "changed by CuPy on the stream and the arrays alternating",
                  "%d checked calls wrong" % wrong_calls)
-    report.check(delta["builds"] >= 1 and delta["eagerCalls"] == 0 and
+    report.check(delta["builds"] >= 1 and delta["eager_calls"] == 0 and
                  delta["updates"] + delta["replays"] >= args.checked_calls - 1,
                  "the calls ran as cached graphs (built once, then updated in "
                  "place or replayed)", str(delta))
@@ -117,7 +119,7 @@ def run(args, report):
     arrays = sets[0]
 
     def time_calls(mode, sync):
-        library.set_graph_mode(None, mode)
+        library.set_graph_mode(mode)
         for _ in range(20):
             call(arrays)
         stream.synchronize()
@@ -132,11 +134,11 @@ def run(args, report):
                 stream.synchronize()
         return median(samples)
 
-    eager_host = time_calls(0, False)
-    graph_host = time_calls(1, False)
-    eager_sync = time_calls(0, True)
-    graph_sync = time_calls(1, True)
-    library.set_graph_mode(None, 1)
+    eager_host = time_calls("eager", False)
+    graph_host = time_calls("update", False)
+    eager_sync = time_calls("eager", True)
+    graph_sync = time_calls("update", True)
+    library.set_graph_mode("update")
     print("RESULT graph mode on a CuPy stream, n = %d, median of %d calls: "
           "host time per call eager %.1f us, graph mode %.1f us (%.2fx faster); "
           "call + stream sync eager %.1f us, graph mode %.1f us (%.2fx faster)"

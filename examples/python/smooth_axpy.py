@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs an SDFGStream program compiled ahead of time on CuPy and PyTorch
-streams, through ctypes.
+streams, through the sdfgstream package (python/, docs/python.md).
 
 The program (smooth_axpy.mlir, built by
 `sdfg-compile smooth_axpy.mlir -o smooth_axpy.so --header smooth_axpy.h`)
@@ -9,9 +9,6 @@ u = alpha * smoothed + y into a second transient, copies u to `out` and
 reduces it into `sum`. Every copy, kernel, stream-ordered allocation and
 free is enqueued on the stream passed as its last argument.
 
-  smooth_axpy.py self-check   no GPU needed: descriptor layouts and packing,
-                              the header's declarations, the CPU twin of the
-                              program on host arrays, the error path
   smooth_axpy.py cupy         (a) on a non-blocking CuPy stream with CuPy's
                               MemoryAsyncPool: pool statistics before /
                               while enqueued / after, results against NumPy
@@ -28,27 +25,18 @@ check failed (2 for bad usage).
 """
 
 import argparse
-import ctypes
 import math
 import os
-import struct
 import sys
 import time
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-from sdfgstream_ctypes import (  # noqa: E402
-    Library,
-    MemRefArg,
-    ProgramError,
-    check_header,
-    memref,
-    memref_from_array,
-    memref_layout,
-    memref_type,
-)
+try:
+    import sdfgstream
+except ImportError:  # run from the checkout, the package not installed
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+    import sdfgstream  # noqa: E402
 
 ALPHA = 0.75
 MiB = float(1 << 20)
@@ -84,13 +72,15 @@ class Report:
         return 1 if self.failed or not self.passed else 0
 
 
-def bind(library):
-    """The two programs of smooth_axpy.so, as the header declares them."""
-    vector, scalar = MemRefArg(1, "float32"), MemRefArg(0, "float32")
-    arguments = [vector, vector, vector, scalar, ctypes.c_float]
-    gpu = library.program("smooth_axpy", arguments, stream=True)
-    host = library.program("smooth_axpy_host", arguments, stream=False)
-    return gpu, host
+def call(program, *args, stream):
+    """Calls `program`; returns 0, or the status of the CallError it raised
+    (whose text is printed)."""
+    try:
+        program(*args, stream=stream)
+        return 0
+    except sdfgstream.CallError as error:
+        print("INFO: %s" % error, flush=True)
+        return error.status
 
 
 #===----------------------------------------------------------------------===#
@@ -145,187 +135,6 @@ def try_import_numpy():
         return None
 
 
-#===----------------------------------------------------------------------===#
-# self-check: no GPU, CuPy or PyTorch needed
-#===----------------------------------------------------------------------===#
-
-def self_check(args, report):
-    np = try_import_numpy()
-    report.info("self-check with %s host arrays"
-                % ("NumPy %s" % np.__version__ if np is not None else "ctypes (NumPy not installed)"))
-
-    # 1. Descriptor layouts: {T *allocated, T *aligned, int64 offset,
-    #    int64 sizes[rank], int64 strides[rank]}, no padding.
-    ok = True
-    for rank in range(4):
-        line = memref_layout(rank)
-        print("layout " + line)
-        layout = memref_type(rank)
-        want = {"allocated": 0, "aligned": 8, "offset": 16}
-        if rank:
-            want.update(sizes=24, strides=24 + 8 * rank)
-        ok &= ctypes.sizeof(layout) == 24 + 16 * rank
-        ok &= all(getattr(layout, name).offset == at for name, at in want.items())
-    report.check(ok, "descriptor layouts of ranks 0-3 are MLIR's {ptr, ptr, i64, i64[r], i64[r]}")
-
-    # 2. Packing from an address, shape and element strides.
-    descriptor = memref(0x10000, [5, 7])
-    packed = struct.unpack("<QQqqqqq", ctypes.string_at(ctypes.addressof(descriptor),
-                                                         ctypes.sizeof(descriptor)))
-    report.check(packed == (0x10000, 0x10000, 0, 5, 7, 7, 1),
-                 "a 5x7 descriptor packs as allocated, aligned, offset 0, sizes, row-major strides",
-                 "bytes as int64: %s" % (packed,))
-    scalar = memref(0x20000, [])
-    packed = struct.unpack("<QQq", ctypes.string_at(ctypes.addressof(scalar), ctypes.sizeof(scalar)))
-    report.check(packed == (0x20000, 0x20000, 0), "a rank-0 descriptor packs as allocated, aligned, offset 0")
-    try:
-        memref(0x10000, [8], strides=[2])
-        report.check(False, "a strided view is refused for an identity-layout memref")
-    except ValueError as error:
-        report.check(True, "a strided view is refused for an identity-layout memref", str(error))
-    # An empty array has nothing to read: zero strides (NumPy's for it) pass.
-    try:
-        empty = memref(0x10000, [0, 4], strides=[0, 0])
-        report.check(list(empty.sizes) == [0, 4] and list(empty.strides) == [4, 1],
-                     "an empty 0x4 array packs whatever its strides")
-    except ValueError as error:
-        report.check(False, "an empty 0x4 array packs whatever its strides", str(error))
-    try:
-        memref_from_array([1.0, 2.0])
-        report.check(False, "a Python list is refused as not an array")
-    except TypeError as error:
-        report.check("not an array" in str(error), "a Python list is refused as not an array",
-                     str(error))
-
-    buffers = []
-
-    def host_vector(values):
-        """A float32 host array: NumPy if installed, else a ctypes array."""
-        if np is not None:
-            array = np.asarray(values, dtype=np.float32)
-        else:
-            array = (ctypes.c_float * len(values))(*values)
-        buffers.append(array)
-        return array
-
-    def host_values(array):
-        return [float(v) for v in array]
-
-    if np is not None:
-        matrix = np.zeros((3, 4), dtype=np.float32)
-        d = memref_from_array(matrix)
-        tail = memref_from_array(matrix.reshape(-1)[5:])
-        report.check(list(d.sizes) == [3, 4] and list(d.strides) == [4, 1]
-                     and d.aligned == matrix.ctypes.data
-                     and tail.aligned == matrix.ctypes.data + 5 * 4 and list(tail.sizes) == [7],
-                     "NumPy arrays and views: address, sizes and strides taken from the array")
-        try:
-            memref_from_array(matrix[:, ::2])
-            report.check(False, "a non-contiguous NumPy view is refused")
-        except ValueError:
-            report.check(True, "a non-contiguous NumPy view is refused")
-        try:
-            memref_from_array(np.zeros(4, dtype=">f4" if np.little_endian else "<f4"))
-            report.check(False, "an array not in the machine's byte order is refused")
-        except ValueError:
-            report.check(True, "an array not in the machine's byte order is refused")
-    else:
-        report.skip("NumPy arrays and views", "NumPy not installed")
-
-    # 3. The header's declarations against the ones made here.
-    library = Library(args.lib)
-    gpu, host = bind(library)
-    if args.header:
-        with open(args.header) as file:
-            problems = check_header([gpu, host], file.read())
-        report.check(not problems, "%s declares the programs and descriptors as bound here"
-                     % os.path.basename(args.header), "; ".join(problems))
-    else:
-        report.skip("header check", "no --header given and none next to the library")
-
-    # 4. The runtime's C API, and the CPU twin of the program on host arrays:
-    #    the same descriptors through the real ABI.
-    report.check(library.last_error() == "" and library.last_error_code() == 0,
-                 "sdfgrtGetLastError() is empty before any call")
-    n = 1000
-    xs = [((i * 37) % 101) / 101.0 for i in range(n)]
-    ys = [((i * 53) % 89) / 89.0 - 0.5 for i in range(n)]
-    x, y, out, total = host_vector(xs), host_vector(ys), host_vector([0.0] * n), host_vector([0.0])
-    if np is not None:
-        total = np.zeros((), dtype=np.float32)
-        buffers.append(total)
-        total_descriptor = memref_from_array(total)
-    else:
-        total_descriptor = memref(ctypes.addressof(total), [])
-    status = host.call(memref_from_array(x), memref_from_array(y), memref_from_array(out),
-                       total_descriptor, ALPHA)
-    expected, expected_sum = reference_python(host_values(x), host_values(y))
-    wrong, largest = compare(np, host_values(out), expected)
-    got_sum = float(total) if np is not None else total[0]
-    report.check(status == 0 and wrong == 0 and close(got_sum, expected_sum, 1e-3),
-                 "smooth_axpy_host on %d host elements matches the reference" % n,
-                 "status %d, %d wrong, max |diff| %.3g, sum %.6g vs %.6g"
-                 % (status, wrong, largest, got_sum, expected_sum))
-    # A view that starts inside the arrays: the descriptor's addresses move.
-    if np is not None:
-        xv, yv, outv = x[3:], y[3:], out[3:]
-    else:
-        view = ctypes.c_float * (n - 3)
-        xv, yv, outv = (view.from_address(ctypes.addressof(a) + 12) for a in (x, y, out))
-    status = host.call(memref_from_array(xv), memref_from_array(yv), memref_from_array(outv),
-                       total_descriptor, ALPHA)
-    expected, expected_sum = reference_python(host_values(xv), host_values(yv))
-    wrong, largest = compare(np, host_values(outv), expected)
-    got_sum = float(total) if np is not None else total[0]
-    report.check(status == 0 and wrong == 0 and close(got_sum, expected_sum, 1e-3),
-                 "smooth_axpy_host on views starting at element 3 matches the reference",
-                 "status %d, %d wrong, sum %.6g vs %.6g" % (status, wrong, got_sum, expected_sum))
-    # Declared from the header instead: types and argument names as the
-    # header spells them (DaCe's names for an imported SDFG), called with
-    # keywords.
-    if args.header:
-        with open(args.header) as file:
-            named = library.program_from_header("smooth_axpy_host", file.read())
-        status = named.call(alpha=ALPHA, sum=total_descriptor, out=memref_from_array(out),
-                            y=memref_from_array(y), x=memref_from_array(x))
-        expected, expected_sum = reference_python(host_values(x), host_values(y))
-        wrong, largest = compare(np, host_values(out), expected)
-        report.check(named.names == ["x", "y", "out", "sum", "alpha"]
-                     and status == 0 and wrong == 0,
-                     "smooth_axpy_host declared from the header, called by argument names",
-                     "names %s, status %d, %d wrong" % (named.names, status, wrong))
-        try:
-            named(x=x, y=y, out=out, sum=total_descriptor, beta=ALPHA)
-            report.check(False, "an unknown argument name is refused before the call")
-        except TypeError as error:
-            report.check("no argument 'beta'" in str(error),
-                         "an unknown argument name is refused before the call", str(error))
-    try:
-        host(memref(0, [n, 1]), y, out, total_descriptor, ALPHA)
-        report.check(False, "a descriptor of the wrong rank is refused before the call")
-    except TypeError as error:
-        report.check(True, "a descriptor of the wrong rank is refused before the call", str(error))
-
-    # 5. The error path: the GPU program with a vendor library that cannot
-    #    be loaded fails with a status and the runtime's text, and does not
-    #    touch the (host) buffers.
-    os.environ["SDFGRT_CUDA_LIBRARY"] = "/nonexistent/libcuda-for-self-check.so.1"
-    status = gpu.call(x, y, out, total_descriptor, ALPHA, stream=0)
-    text = library.last_error()
-    print("status %d: %s" % (status, text))
-    report.check(status != 0 and "could not be loaded" in text and "smooth_axpy.mlir" in text,
-                 "a failing GPU call returns a non-zero status; sdfgrtGetLastError() names "
-                 "the failure and the .mlir location")
-    try:
-        gpu(x, y, out, total_descriptor, ALPHA, stream=0)
-        report.check(False, "Program.__call__ raises ProgramError on a non-zero status")
-    except ProgramError as error:
-        report.check(error.status == status and error.text == text,
-                     "Program.__call__ raises ProgramError on a non-zero status", str(error))
-
-
-#===----------------------------------------------------------------------===#
-# (a) CuPy: a non-blocking stream and MemoryAsyncPool
 #===----------------------------------------------------------------------===#
 
 SPIN_SOURCE = r"""
@@ -427,7 +236,7 @@ def run_cupy(args, report, library, gpu):
 
     # A first call loads the kernels (loading may wait for the context's
     # running work, which would hide the asynchrony checked below).
-    status = gpu.call(x, y, out, total, ALPHA, stream=stream.ptr)
+    status = call(gpu, x, y, out, total, ALPHA, stream=stream)
     stream.synchronize()
     if status != 0:
         report.check(False, "smooth_axpy on a CuPy stream",
@@ -441,7 +250,7 @@ def run_cupy(args, report, library, gpu):
         with stream:
             spin((1,), (1,), (np.uint64(int(args.spin_ms * 1e6)),))
     start = time.perf_counter()
-    status = gpu.call(x, y, out, total, ALPHA, stream=stream.ptr)
+    status = call(gpu, x, y, out, total, ALPHA, stream=stream)
     call_ms = (time.perf_counter() - start) * 1e3
     enqueued = PoolStats(runtime, pool)
     still_busy = not stream.done
@@ -491,7 +300,7 @@ def run_cupy(args, report, library, gpu):
     with stream:
         x2 = x * 2 + 1
         out.fill(-1)
-        status = gpu.call(x2, y, out, total, ALPHA, stream=stream.ptr)
+        status = call(gpu, x2, y, out, total, ALPHA, stream=stream)
         checksum = cp.sum(out, dtype=cp.float64)
     got = out.get(stream=stream)
     got_sum = float(total.get(stream=stream))
@@ -535,7 +344,7 @@ def run_private_pool(args, report, library, gpu, cp, np, stream, async_pool, x, 
         with stream:
             arrays += [x.copy(), y.copy(), cp.empty(n, dtype=cp.float32),
                        cp.zeros((), dtype=cp.float32)]
-            status = gpu.call(*arrays, ALPHA, stream=stream.ptr)
+            status = call(gpu, *arrays, ALPHA, stream=stream)
         stream.synchronize()
         after_private = PoolStats(runtime, private)
         after_default = PoolStats(runtime, default_pool)
@@ -594,7 +403,7 @@ def run_torch(args, report, library, gpu):
     y = torch.empty(n, dtype=torch.float32, device=device)
     out = torch.empty(n, dtype=torch.float32, device=device)
     total = torch.zeros((), dtype=torch.float32, device=device)
-    descriptors = [memref_from_array(t) for t in (x, y, out, total)]
+    descriptors = [x, y, out, total]  # the tensors themselves
 
     def new_inputs():
         xh = rng.random(n, dtype=np.float32)
@@ -617,7 +426,7 @@ def run_torch(args, report, library, gpu):
         return library.graph_stats() if args.graph_mode else None
 
     def grew(before, after, key):
-        return after[key] - before[key]
+        return getattr(after, key) - getattr(before, key)
 
     # An eager call on the PyTorch stream first (it also loads the kernels).
     xh, yh = new_inputs()
@@ -625,7 +434,7 @@ def run_torch(args, report, library, gpu):
     with torch.cuda.stream(stream):
         x.copy_(torch.from_numpy(xh))
         y.copy_(torch.from_numpy(yh))
-        status = gpu.call(*descriptors, ALPHA, stream=stream.cuda_stream)
+        status = call(gpu, *descriptors, ALPHA, stream=stream)
         if status != 0:
             report.check(False, "smooth_axpy on a torch.cuda.Stream",
                          "status %d: %s" % (status, library.last_error()))
@@ -639,7 +448,7 @@ def run_torch(args, report, library, gpu):
                      "graph mode: the call ran as a graph built for it",
                      "builds %+d, eager calls %+d" % (
                          grew(stats_before, stats, "builds"),
-                         grew(stats_before, stats, "eagerCalls")))
+                         grew(stats_before, stats, "eager_calls")))
         stats_before = stats
 
     # Capture one call into a graph.
@@ -649,7 +458,7 @@ def run_torch(args, report, library, gpu):
     try:
         with torch.cuda.graph(graph, stream=stream):
             captured["stream"] = torch.cuda.current_stream().cuda_stream
-            captured["status"] = gpu.call(*descriptors, ALPHA, stream=stream.cuda_stream)
+            captured["status"] = call(gpu, *descriptors, ALPHA, stream=stream)
             captured["error"] = library.last_error() if captured["status"] else ""
     except Exception as error:
         report.check(False, "the call is captured by torch.cuda.graph",
@@ -667,10 +476,10 @@ def run_torch(args, report, library, gpu):
         stats = graph_stats()
         launched = sum(grew(stats_before, stats, key)
                        for key in ("builds", "updates", "replays"))
-        report.check(launched == 0 and grew(stats_before, stats, "eagerCalls") == 1,
+        report.check(launched == 0 and grew(stats_before, stats, "eager_calls") == 1,
                      "graph mode: the captured call went eagerly into torch's graph",
                      "graphs built/updated/replayed %d, eager calls %+d" % (
-                         launched, grew(stats_before, stats, "eagerCalls")))
+                         launched, grew(stats_before, stats, "eager_calls")))
 
     # Replays with new inputs copied into the static tensors.
     wrong_replays = 0
@@ -705,7 +514,7 @@ def run_torch(args, report, library, gpu):
         times.sort()
         return times[len(times) // 2]
 
-    eager_us = median_us(lambda: gpu(*descriptors, ALPHA, stream=stream.cuda_stream))
+    eager_us = median_us(lambda: gpu(*descriptors, ALPHA, stream=stream))
     replay_us = median_us(graph.replay)
     print("RESULT timing: n = %d, median of 50: eager call + sync %.1f us, graph replay + sync %.1f us"
           % (n, eager_us, replay_us))
@@ -717,14 +526,11 @@ def run_torch(args, report, library, gpu):
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("modes", nargs="+", choices=["self-check", "cupy", "torch"],
+    parser.add_argument("modes", nargs="+", choices=["cupy", "torch"],
                         help="what to run")
     parser.add_argument("--lib", default=os.environ.get(
         "SMOOTH_AXPY_LIB", os.path.join(HERE, "smooth_axpy.so")),
         help="the library built by sdfg-compile (default: smooth_axpy.so next to this script)")
-    parser.add_argument("--header", default=None,
-                        help="its header (sdfg-compile --header), checked by self-check "
-                        "(default: the .h next to the library, if any)")
     parser.add_argument("-n", type=int, default=1 << 22, help="elements (default 2^22)")
     parser.add_argument("--replays", type=int, default=5, help="graph replays (default 5)")
     parser.add_argument("--spin-ms", type=float, default=200.0,
@@ -735,25 +541,13 @@ def main(argv=None):
                         "check that its calls ran as graphs, and eagerly inside "
                         "torch's capture")
     args = parser.parse_args(argv)
-    if "self-check" in args.modes and len(args.modes) > 1:
-        parser.error("self-check runs alone (it makes the GPU runtime fail on purpose)")
-    if args.header is None:
-        candidate = os.path.splitext(args.lib)[0] + ".h"
-        args.header = candidate if os.path.exists(candidate) else None
     if args.n < 2:
         parser.error("-n must be at least 2")
 
     report = Report(" ".join(args.modes))
     print("library: %s" % os.path.abspath(args.lib), flush=True)
-    if "self-check" in args.modes:
-        try:
-            self_check(args, report)
-        except Exception as error:  # report, don't trace back
-            report.check(False, "self-check ran to the end", "%s: %s" % (type(error).__name__, error))
-        return report.finish()
-
-    library = Library(args.lib)
-    gpu, _ = bind(library)
+    library = sdfgstream.load(args.lib)
+    gpu = library.smooth_axpy
     for mode, run in (("cupy", run_cupy), ("torch", run_torch)):
         if mode not in args.modes:
             continue
@@ -762,7 +556,7 @@ def main(argv=None):
             run(args, report, library, gpu)
         except ImportError as error:
             report.check(False, "%s is importable" % mode, str(error))
-        except ProgramError as error:
+        except sdfgstream.CallError as error:
             report.check(False, "%s: the program ran" % mode, str(error))
         except Exception as error:
             import traceback

@@ -29,12 +29,12 @@ struct LibraryInterfaceOptions {
 FailureOr<llvm::json::Value>
 buildManifest(ModuleOp module, const LibraryInterfaceOptions &options);
 
-/// Writes the C source that `sdfg-compile` builds into a program library
-/// next to the programs: the header's declarations, one packed entry per
-/// program (`int32_t _sdfgstream_packed_<name>(void **args)`, the form a
-/// caller that knows the signature only at run time can call: an XLA FFI
-/// handler, ctypes) and `const char *sdfgstreamManifest(void)`, the
-/// manifest as JSON text.
+/// Writes the LLVM IR that `sdfg-compile` builds into a program library
+/// next to the programs: one packed entry per program (`int32_t
+/// _sdfgstream_packed_<name>(void **args)`, the form a caller that knows the
+/// signature only at run time can call: an XLA FFI handler, ctypes), calling
+/// the program's C entry with the IR types the lowering gives it, and
+/// `const char *sdfgstreamManifest(void)`, the manifest as JSON text.
 LogicalResult translateToLibraryInterface(
     ModuleOp module, const LibraryInterfaceOptions &options,
     llvm::raw_ostream &os);

@@ -2,7 +2,7 @@
 """Checks the DaCe SDFG importer against DaCe's oracle (<name>.ref.npz).
 
 For each program of the corpus (or those named), compiles an SDFG of it with
-sdfg-compile, calls the library through ctypes on copies of the oracle's
+sdfg-compile, calls the library through the sdfgstream package on copies of the oracle's
 inputs `in/*` (arrays in DaCe's ABI order from <name>.json, then scalars and
 symbols by value, then the stream if the entry takes one) and compares every
 output with `out/*` under the manifest's tolerance (numpy.allclose; exact for
@@ -63,18 +63,16 @@ import time
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "examples", "python"))
+sys.path.insert(0, os.path.join(REPO, "python"))
 
 import numpy as np  # noqa: E402
 
-import sdfgstream_ctypes as sc  # noqa: E402
+import sdfgstream  # noqa: E402
 
 # Importer refusals known today (the summary lists every SKIP anyway).
 INT_TYPES = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
              "f32": "float32", "f64": "float64", "i1": "bool"}
-CTYPES = {"float32": ctypes.c_float, "float64": ctypes.c_double,
-          "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
-          "int64": ctypes.c_int64, "bool": ctypes.c_bool}
+SCALARS = {"float32", "float64", "int8", "int16", "int32", "int64", "bool"}
 
 
 def program_names():
@@ -244,21 +242,24 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
     outputs = manifest["outputs"]
     with open(mlir_path) as f:
         signature = parse_signature(f.read(), program)
-    with open(header_path) as f:
-        prototypes, _ = sc.parse_header(f.read())
-    if program not in prototypes:
-        return "FAIL", "_mlir_ciface_%s not in the header" % program
-    params = prototypes[program]
-    has_stream = len(params) == len(rows) + 1 and params[-1] == "void *"
-    if len(params) != len(rows) + (1 if has_stream else 0):
-        return "FAIL", "header declares %d parameters, manifest has %d arguments" % (
-            len(params), len(rows))
+    # The program as its library's manifest declares it (the names and
+    # types the header has too): DaCe's argument names, in DaCe's order.
+    lib = sdfgstream.load(lib_path)
+    if program not in lib.programs:
+        return "FAIL", "%s is not in the library's manifest" % program
+    prog = lib[program]
+    has_stream = prog.takes_stream
+    if len(prog.parameters) != len(rows):
+        return "FAIL", "the manifest declares %d parameters, DaCe has %d arguments" % (
+            len(prog.parameters), len(rows))
     if [n for n, _ in signature] != [r["name"] for r in rows]:
         return "FAIL", "argument order: imported %s, DaCe %s" % (
             [n for n, _ in signature], [r["name"] for r in rows])
+    if prog.names != [r["name"] for r in rows]:
+        return "FAIL", "manifest names %s, DaCe %s" % (prog.names, [r["name"] for r in rows])
 
-    arguments, kinds = [], []
-    for row, (_, mtype), param in zip(rows, signature, params):
+    kinds = []
+    for row, (_, mtype), param in zip(rows, signature, prog.parameters):
         info = memref_info(mtype)
         if row["kind"] == "array":
             if info is None:
@@ -267,30 +268,21 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
             if element != row["dtype"]:
                 return "FAIL", "%s: element %s imported, DaCe %s" % (row["name"], element,
                                                                       row["dtype"])
-            arguments.append(sc.MemRefArg(rank, element))
+            if getattr(param, "rank", None) != rank or \
+                    INT_TYPES.get(param.element) != element:
+                return "FAIL", "%s: manifest %s, imported %s" % (row["name"], param.describe(),
+                                                                 mtype)
             kinds.append(("array", device))
         else:
             if info is not None:
                 return "FAIL", "%s: %s in DaCe, memref imported" % (row["name"], row["kind"])
             element = INT_TYPES.get(mtype.strip(), mtype.strip())
-            if element not in CTYPES:
+            if element not in SCALARS:
                 return "FAIL", "%s: scalar type %s unsupported" % (row["name"], mtype)
-            arguments.append(CTYPES[element])
+            if INT_TYPES.get(getattr(param, "type", None)) != element:
+                return "FAIL", "%s: manifest %s, imported %s" % (row["name"], param.describe(),
+                                                                 mtype)
             kinds.append(("scalar", False))
-    lib = sc.Library(lib_path)
-    # The Python client declares the program from the header, which names
-    # the arguments as DaCe does; the calls below pass them by those names.
-    header_text = open(header_path).read()
-    prog = lib.program_from_header(program, header_text)
-    if prog.names != [r["name"] for r in rows]:
-        return "FAIL", "header names %s, DaCe %s" % (prog.names, [r["name"] for r in rows])
-    expected = lib.program(program, arguments, stream=has_stream)
-    if prog.c_spellings() != expected.c_spellings():
-        return "FAIL", "header types %s, manifest %s" % (prog.c_spellings(),
-                                                         expected.c_spellings())
-    problems = sc.check_header([prog], header_text)
-    if problems:
-        return "FAIL", "; ".join(problems)
 
     cp = None
     if gpu:
@@ -302,7 +294,7 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
     wrong, details = 0, []
     for run in range(repeat):
         keep, values, outs = [], [], {}
-        for row, (kind, device), arg in zip(rows, kinds, arguments):
+        for row, (kind, device) in zip(rows, kinds):
             key = "in/" + row["name"]
             if kind == "array":
                 host = ref[key].copy(order="K")
@@ -319,11 +311,9 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
                     value = host
                 keep.append(value)
                 outs[row["name"]] = value
-                # The array's own strides: a strided<[1, ?]> memref (F of
-                # `copies`) reads them from the descriptor.
-                desc = sc.memref_from_array(value, contiguous=False)
-                keep.append(desc)
-                values.append(desc)
+                # The array itself, with its own strides: a strided<[1, ?]>
+                # memref (F of `copies`) reads them from the descriptor.
+                values.append(value)
             else:
                 if key in ref.files:
                     v = ref[key][()]
@@ -334,13 +324,18 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
             with stream:
                 spin((1,), (1,), (np.int64(cycles),))
             # A program without GPU work (cpu_sequential) takes no stream.
-            status = prog.call(stream=stream.ptr if has_stream else None,
-                               **dict(zip(prog.names, values)))
-            stream.synchronize()
+            try:
+                prog(stream=stream.ptr if has_stream else None,
+                     **dict(zip(prog.names, values)))
+            except sdfgstream.CallError as error:
+                return "FAIL", "run %d: %s" % (run, error)
+            finally:
+                stream.synchronize()
         else:
-            status = prog.call(**dict(zip(prog.names, values)))
-        if status != 0:
-            return "FAIL", "run %d: status %d: %s" % (run, status, lib.last_error())
+            try:
+                prog(**dict(zip(prog.names, values)))
+            except sdfgstream.CallError as error:
+                return "FAIL", "run %d: %s" % (run, error)
         bad = []
         for out in outputs:
             have = outs[out]
