@@ -107,6 +107,29 @@ module attributes {gpu.container_module} {
     sdfg.return
   }
 
+  // out = alpha * x + y alone: one kernel on the caller's arrays, no
+  // transients and no host sync, so its calls can be captured into any CUDA
+  // graph, XLA's command buffers too (sdfgstream.jax registers it
+  // command-buffer compatible).
+  sdfg.sdfg @axpy(
+      %x: memref<?xf32, #gpu.address_space<global>> {sdfg.arg_name = "x"},
+      %y: memref<?xf32, #gpu.address_space<global>> {sdfg.arg_name = "y"},
+      %out: memref<?xf32, #gpu.address_space<global>> {sdfg.arg_name = "out"},
+      %alpha: f32 {sdfg.arg_name = "alpha"}) target(gpu, streams = 1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %n = memref.dim %x, %c0 : memref<?xf32, #gpu.address_space<global>>
+    %blocks = arith.ceildivui %n, %c256 : index
+    gpu.launch_func @smooth_axpy_kernels::@axpy blocks in (%blocks, %c1, %c1)
+        threads in (%c256, %c1, %c1)
+        args(%x : memref<?xf32, #gpu.address_space<global>>,
+             %y : memref<?xf32, #gpu.address_space<global>>,
+             %out : memref<?xf32, #gpu.address_space<global>>,
+             %alpha : f32, %n : index)
+    sdfg.return
+  }
+
   // The same program for host arrays (NumPy): the inputs are copied to the
   // GPU on the caller's stream, @smooth_axpy runs there, the results are
   // copied back on it. Like every call, it only enqueues: the results are

@@ -120,7 +120,6 @@ def compile(source, *, tool=None, cache=None, name=None, **options):
     key = digest.hexdigest()
     root = cache or cache_dir()
     final = os.path.join(root, key[:2], key)
-    library_path = os.path.join(final, stem + ".so")
 
     built = False
     if not os.path.exists(os.path.join(final, "build.json")):

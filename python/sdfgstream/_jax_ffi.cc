@@ -52,6 +52,7 @@ struct Binding {
   int32_t (*packed)(void **);
   const char *(*lastError)(void);
   std::vector<Parameter> parameters;
+  int64_t calls = 0; // how often the handler ran (XLA may replay a capture)
 };
 
 std::mutex bindingsMutex;
@@ -139,6 +140,7 @@ ffi::Error call(void *stream, ffi::RemainingArgs args, ffi::RemainingRets rets,
                         "sdfgstream: target " + std::string(key.value()) +
                             " is not bound in this process "
                             "(sdfgstream.jax.register)");
+    ++it->second.calls;
     binding = it->second;
   }
   // A test-only override: run on another stream than XLA's (the negative
@@ -238,6 +240,16 @@ sdfgstreamJaxBind(const char *key, void *packed, void *lastError,
   std::lock_guard<std::mutex> lock(bindingsMutex);
   bindings()[key] = std::move(binding);
   return 0;
+}
+
+/// How often the handler ran for target `key` (-1: not bound). Fewer runs
+/// than executions of the XLA program: XLA replayed a command buffer that
+/// captured it.
+__attribute__((visibility("default"))) int64_t
+sdfgstreamJaxCallCount(const char *key) {
+  std::lock_guard<std::mutex> lock(bindingsMutex);
+  auto it = bindings().find(key);
+  return it == bindings().end() ? -1 : it->second.calls;
 }
 
 } // extern "C"

@@ -7,7 +7,6 @@ import struct
 import threading
 
 from ._arrays import converter, framework_of
-from ._errors import CallError
 from ._signature import (MemRefParameter, PointerParameter, ScalarParameter,
                          UnrankedParameter, element_key, parameter_from_manifest)
 from ._streams import current_stream, stream_handle

@@ -107,6 +107,15 @@ class JaxProgram:
         # Outputs that are not inputs: given as shapes, where not static.
         self._shape_only = tuple(name for name in outputs if name not in inouts)
 
+    def handler_calls(self):
+        """How often the FFI handler has run for this target: fewer than the
+        executions of a jitted function that holds it when XLA replays a
+        command buffer (a CUDA graph) that captured it."""
+        function = handler_library().sdfgstreamJaxCallCount
+        function.restype = ctypes.c_int64
+        function.argtypes = [ctypes.c_char_p]
+        return function(self.target.encode())
+
     def __repr__(self):
         return "<sdfgstream JAX target %s: %r, outputs %s>" % (
             self.target, self.program, ", ".join(self.outputs))
