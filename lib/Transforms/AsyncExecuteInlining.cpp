@@ -30,6 +30,7 @@
 
 #include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::sdfg;
@@ -82,13 +83,12 @@ LogicalResult mlir::sdfg::runAsyncRegionsInPlace(FunctionOpInterface program) {
   // Outermost first, in program order; a nested region is reached once its
   // parent ran in place. A region that ran stays (empty) until every region
   // given its values ran too.
-  SmallVector<async::ExecuteOp> ran;
-  DenseSet<Operation *> done;
+  llvm::SetVector<Operation *> ran; // in the order they ran
   while (true) {
     async::ExecuteOp execute;
     program.getFunctionBody().walk<WalkOrder::PreOrder>(
         [&](async::ExecuteOp op) {
-          if (done.contains(op))
+          if (ran.contains(op))
             return WalkResult::advance();
           execute = op;
           return WalkResult::interrupt();
@@ -113,8 +113,7 @@ LogicalResult mlir::sdfg::runAsyncRegionsInPlace(FunctionOpInterface program) {
     }
     if (failed(runInPlace(execute, yielded)))
       return failure();
-    done.insert(execute);
-    ran.push_back(execute);
+    ran.insert(execute);
     for (Operation *user : llvm::make_early_inc_range(execute->getUsers())) {
       if (auto await = dyn_cast<async::AwaitOp>(user)) {
         if (Value awaited = await.getResult())
@@ -126,12 +125,12 @@ LogicalResult mlir::sdfg::runAsyncRegionsInPlace(FunctionOpInterface program) {
     }
   }
   // Later regions first: they use earlier ones' results.
-  for (async::ExecuteOp execute : llvm::reverse(ran)) {
+  for (Operation *execute : llvm::reverse(ran)) {
     if (!execute->use_empty())
-      return execute.emitOpError()
+      return execute->emitOpError()
              << "is used in a way that cannot run in place on the caller's "
                 "stream";
-    execute.erase();
+    execute->erase();
   }
   // Groups of regions that all ran in place: nothing left to wait for
   // (their add_to_group ops went with the regions).
