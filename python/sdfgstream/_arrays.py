@@ -4,7 +4,8 @@ strides, element type, memory).
 Accepted, in this order:
   * PyTorch tensors and CuPy / NumPy arrays directly (their attributes;
     the same information their DLPack capsules carry, without making one),
-    when no stream handshake is needed (below);
+    ordered after their framework's current stream by the caller
+    (_program.py);
   * any object with ``__dlpack__`` (JAX, PyTorch, CuPy, NumPy >= 1.22, ...):
     the capsule is asked for with ``stream=`` the call's stream, so the
     producer orders its pending work before the call (the protocol's
@@ -19,7 +20,7 @@ import struct
 
 from ._dlpack import read_capsule
 
-__all__ = ["ArrayView", "view_of", "type_name"]
+__all__ = ["converter", "framework_of", "type_name"]
 
 # numpy.dtype.str / typestr kind letters -> sdfgstream's kind letters.
 _TYPESTR_KIND = {"f": "f", "i": "i", "u": "u", "b": "b"}
@@ -96,35 +97,6 @@ def _typestr_dtype(typestr, what):
     return (_TYPESTR_KIND[kind], size * 8)
 
 
-def _torch_view(tensor, what):
-    dtype = _TORCH_TYPES.get(str(tensor.dtype))
-    if dtype is None:
-        raise TypeError("%s: element type %s is not supported" % (what, tensor.dtype))
-    if tensor.is_cuda:
-        memory, device = "device", tensor.device.index
-    else:
-        memory, device = "host", -1
-    return ArrayView(tensor.data_ptr(), tuple(tensor.shape), tuple(tensor.stride()),
-                     dtype, memory, device)
-
-
-def _cupy_view(array, what):
-    dtype = _numpy_like_dtype(array.dtype, what)
-    return ArrayView(array.data.ptr, array.shape,
-                     _element_strides(array.strides, array.dtype.itemsize, what),
-                     dtype, "device", array.device.id)
-
-
-def _numpy_view(array, what):
-    dtype = _numpy_like_dtype(array.dtype, what)
-    if not array.flags.writeable:
-        raise ValueError("%s: the array is read-only (a program may write "
-                         "its memrefs)" % what)
-    return ArrayView(array.ctypes.data, array.shape,
-                     _element_strides(array.strides, array.dtype.itemsize, what),
-                     dtype, "host", -1)
-
-
 def _dlpack_stream(stream):
     """The stream as DLPack's `stream=` argument spells it: 0 (the legacy
     default stream in CUDA's API) is 1 there."""
@@ -189,27 +161,6 @@ def framework_of(obj):
     if top in ("jax", "jaxlib"):
         return "jax"
     return None
-
-
-def view_of(obj, stream, current, what):
-    """The ArrayView of `obj` for a call on `stream`. `current` is the
-    stream the array's framework calls current (or None): where the call
-    runs on it, the framework's own order already holds and the array is
-    read directly; elsewhere DLPack's handshake orders it."""
-    framework = framework_of(obj)
-    if framework == "torch" and type(obj).__name__ in ("Tensor", "Parameter"):
-        if not obj.is_cuda or stream == current:
-            return _torch_view(obj, what)
-    elif framework == "cupy" and type(obj).__name__ == "ndarray":
-        if stream == current:
-            return _cupy_view(obj, what)
-    elif framework == "numpy" and type(obj).__name__ == "ndarray":
-        return _numpy_view(obj, what)
-    if hasattr(obj, "__dlpack__"):
-        return _dlpack_view(obj, stream, what)
-    if hasattr(obj, "__cuda_array_interface__"):
-        return _cuda_interface_view(obj, what)
-    return _buffer_view(obj, what)
 
 
 #===-------------------------------------------------------------------===#

@@ -4,7 +4,7 @@ an argument into the packed entry's frame."""
 import ctypes
 import struct
 
-from ._arrays import type_name, view_of
+from ._arrays import converter, type_name
 
 __all__ = ["parameter_from_manifest", "MemRefParameter", "ScalarParameter",
            "PointerParameter", "UnrankedParameter", "element_key"]
@@ -213,8 +213,8 @@ class PointerParameter(Parameter):
             return value
         if isinstance(value, ctypes.c_void_p):
             return value.value or 0
-        view = view_of(value, None, None, "%s: argument %s" % (program, self.name))
-        return view.address
+        return converter(type(value))(value, None, "%s: argument %s"
+                                      % (program, self.name))[0]
 
 
 def parameter_from_manifest(entry, index):

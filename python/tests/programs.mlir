@@ -60,4 +60,25 @@ module {
     memref.store %count, %out[] : memref<i64>
     return %n : index
   }
+
+  // The first element behind an opaque address (a pointer parameter).
+  func.func @first(%p: !llvm.ptr) -> f32 {
+    %v = llvm.load %p : !llvm.ptr -> f32
+    return %v : f32
+  }
+
+  // The sum of a rank-1 array given unranked.
+  func.func @unranked_sum(%u: memref<*xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %v = memref.cast %u : memref<*xf32> to memref<?xf32>
+    %n = memref.dim %v, %c0 : memref<?xf32>
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+      %e = memref.load %v[%i] : memref<?xf32>
+      %t = arith.addf %acc, %e : f32
+      scf.yield %t : f32
+    }
+    return %s : f32
+  }
 }

@@ -101,6 +101,15 @@ class HostProgramTest(unittest.TestCase):
         self.assertEqual(self.lib.strided_sum(matrix[:, 1]), float(matrix[:, 1].sum()))
         self.assertEqual(self.lib.strided_sum(matrix[::-1, 2][::2]), float(matrix[::-1, 2][::2].sum()))
 
+    def test_pointer_and_unranked_parameters(self):
+        values = np.array([2.5, 1.0, 4.0], np.float32)
+        self.assertEqual(repr(self.lib.first), "<sdfgstream program first(arg0: !llvm.ptr) -> f32>")
+        self.assertEqual(self.lib.first(values), 2.5)            # an array: its address
+        self.assertEqual(self.lib.first(values.ctypes.data + 4), 1.0)  # an int address
+        self.assertEqual(self.lib.unranked_sum(values), 7.5)
+        with self.assertRaisesRegex(TypeError, "element type float64, the program takes f32"):
+            self.lib.unranked_sum(values.astype(np.float64))
+
     def test_integer_bool_and_index(self):
         matrix = np.arange(20, dtype=np.int32).reshape(4, 5)
         out = np.zeros((), np.int64)
