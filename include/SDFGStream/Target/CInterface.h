@@ -84,6 +84,10 @@ private:
 FailureOr<SmallVector<CProgram>> collectCPrograms(ModuleOp module,
                                                   CTypeSpeller &speller);
 
+/// The same, for callers that write no C (the descriptor typedefs are
+/// dropped).
+FailureOr<SmallVector<CProgram>> collectCPrograms(ModuleOp module);
+
 /// The typedefs of half floats passed by value, as the header needs them.
 void writeHalfTypedefs(const CTypeSpeller &speller, llvm::raw_ostream &os);
 

@@ -7,6 +7,8 @@
 #ifndef SDFGSTREAM_TARGET_LIBRARYINTERFACE_H
 #define SDFGSTREAM_TARGET_LIBRARYINTERFACE_H
 
+#include "SDFGStream/Target/CInterface.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -21,13 +23,15 @@ struct LibraryInterfaceOptions {
   bool syncCall = false;
 };
 
-/// The manifest of the public programs of `module` (after
-/// add-external-gpu-stream): for each, its entries, its parameters (name,
-/// kind, element type, shape, layout, memory) and whether a call
-/// synchronizes the host with its streams. The format is documented in
-/// docs/python.md ("The manifest").
+/// The manifest of `programs`, the public programs of `module`
+/// (collectCPrograms, after add-external-gpu-stream): for each, its entries,
+/// its parameters (name, kind, element type, shape, layout, memory) and
+/// whether a call synchronizes the host with its streams or makes
+/// stream-ordered allocations. The format is documented in docs/python.md
+/// ("Where signatures come from: the manifest").
 FailureOr<llvm::json::Value>
-buildManifest(ModuleOp module, const LibraryInterfaceOptions &options);
+buildManifest(ModuleOp module, ArrayRef<CProgram> programs,
+              const LibraryInterfaceOptions &options);
 
 /// Writes the LLVM IR that `sdfg-compile` builds into a program library
 /// next to the programs: one packed entry per program (`int32_t

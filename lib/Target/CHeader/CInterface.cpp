@@ -291,6 +291,14 @@ static FailureOr<CProgram> getCProgram(FunctionOpInterface program,
 }
 
 FailureOr<SmallVector<CProgram>>
+mlir::sdfg::collectCPrograms(ModuleOp module) {
+  std::string typedefs;
+  llvm::raw_string_ostream typedefsOs(typedefs);
+  CTypeSpeller speller(typedefsOs);
+  return collectCPrograms(module, speller);
+}
+
+FailureOr<SmallVector<CProgram>>
 mlir::sdfg::collectCPrograms(ModuleOp module, CTypeSpeller &speller) {
   // Every public program with a body: sdfg.sdfg ones and func.func ones
   // (convert-sdfg-to-func gives both a C entry point). Only the module's

@@ -155,16 +155,8 @@ private:
 } // namespace
 
 FailureOr<llvm::json::Value>
-mlir::sdfg::buildManifest(ModuleOp module,
+mlir::sdfg::buildManifest(ModuleOp module, ArrayRef<CProgram> programs,
                           const LibraryInterfaceOptions &options) {
-  std::string typedefs;
-  llvm::raw_string_ostream typedefsOs(typedefs);
-  CTypeSpeller speller(typedefsOs);
-  FailureOr<SmallVector<CProgram>> programs =
-      collectCPrograms(module, speller);
-  if (failed(programs))
-    return failure();
-
   // The host syncs the lowering will insert, found on a copy.
   OwningOpRef<ModuleOp> synced = module.clone();
   PassManager pm(module->getContext(), ModuleOp::getOperationName());
@@ -178,7 +170,7 @@ mlir::sdfg::buildManifest(ModuleOp module,
   CalleeFinder allocations([](Operation *op) { return isa<gpu::AllocOp>(op); });
 
   llvm::json::Array entries;
-  for (const CProgram &program : *programs) {
+  for (const CProgram &program : programs) {
     llvm::json::Array parameters;
     std::optional<std::string> streamName;
     for (const CParameter &parameter : program.parameters) {

@@ -65,14 +65,11 @@ static llvm::Type *getEntryType(Type type, llvm::LLVMContext &context) {
 LogicalResult mlir::sdfg::translateToLibraryInterface(
     ModuleOp module, const LibraryInterfaceOptions &options,
     llvm::raw_ostream &os) {
-  std::string typedefs;
-  llvm::raw_string_ostream typedefsOs(typedefs);
-  CTypeSpeller speller(typedefsOs);
-  FailureOr<SmallVector<CProgram>> programs =
-      collectCPrograms(module, speller);
+  FailureOr<SmallVector<CProgram>> programs = collectCPrograms(module);
   if (failed(programs) || failed(checkNames(*programs)))
     return failure();
-  FailureOr<llvm::json::Value> manifest = buildManifest(module, options);
+  FailureOr<llvm::json::Value> manifest =
+      buildManifest(module, *programs, options);
   if (failed(manifest))
     return failure();
 
@@ -160,8 +157,11 @@ void mlir::sdfg::registerLibraryInterfaceTranslations() {
       "Describe the public programs' C entries as JSON (the manifest "
       "sdfg-compile builds into a program library)",
       [](ModuleOp module, llvm::raw_ostream &os) {
+        FailureOr<SmallVector<CProgram>> programs = collectCPrograms(module);
+        if (failed(programs))
+          return failure();
         FailureOr<llvm::json::Value> value =
-            buildManifest(module, {interfaceSyncCall});
+            buildManifest(module, *programs, {interfaceSyncCall});
         if (failed(value))
           return failure();
         os << llvm::formatv("{0:2}", *value) << "\n";
