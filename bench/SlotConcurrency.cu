@@ -156,28 +156,12 @@ int32_t handForkJoin(cudaStream_t stream) {
   return 0;
 }
 
-int32_t sdfgSerialized(cudaStream_t stream) {
-  return _mlir_ciface_sdfg_slots_serialized(
-      &state.viewA, &state.viewB, kElements, state.argsA.value,
-      state.argsB.value, state.ns, stream);
-}
-
-int32_t sdfgConcurrent(cudaStream_t stream) {
-  return _mlir_ciface_sdfg_slots_concurrent(
-      &state.viewA, &state.viewB, kElements, state.argsA.value,
-      state.argsB.value, state.ns, stream);
-}
-
-int32_t sdfgChainsSerialized(cudaStream_t stream) {
-  return _mlir_ciface_sdfg_chains_serialized(
-      &state.viewA, &state.viewB, kElements, state.argsA.value,
-      state.argsB.value, state.ns, stream);
-}
-
-int32_t sdfgChainsConcurrent(cudaStream_t stream) {
-  return _mlir_ciface_sdfg_chains_concurrent(
-      &state.viewA, &state.viewB, kElements, state.argsA.value,
-      state.argsB.value, state.ns, stream);
+/// A call of one of the compiled programs (they share a signature) on the
+/// benchmark's buffers.
+template <int32_t (*Program)(SLOTS_PARAMS)>
+int32_t sdfgCall(cudaStream_t stream) {
+  return Program(&state.viewA, &state.viewB, kElements, state.argsA.value,
+                 state.argsB.value, state.ns, stream);
 }
 
 struct Row {
@@ -189,13 +173,13 @@ const Row kRows[] = {
     {"hand-one-stream", "hand-written, one stream", "", handOneStream},
     {"hand-fork-join", "hand-written, fork/join", "", handForkJoin},
     {"sdfg-serialized", "SDFGStream serialized slots", "hand-one-stream",
-     sdfgSerialized},
+     sdfgCall<_mlir_ciface_sdfg_slots_serialized>},
     {"sdfg-concurrent", "SDFGStream concurrent slots", "hand-fork-join",
-     sdfgConcurrent},
+     sdfgCall<_mlir_ciface_sdfg_slots_concurrent>},
     {"sdfg-chains-serialized", "token chains, --serialize-async",
-     "hand-one-stream", sdfgChainsSerialized},
+     "hand-one-stream", sdfgCall<_mlir_ciface_sdfg_chains_serialized>},
     {"sdfg-chains", "token chains, a slot each", "hand-fork-join",
-     sdfgChainsConcurrent},
+     sdfgCall<_mlir_ciface_sdfg_chains_concurrent>},
 };
 constexpr int kLabelWidth = 30;
 
