@@ -119,27 +119,31 @@ class Program:
     def _default_stream(self, values):
         """The bound stream, else the current stream of the framework of the
         first GPU array (CuPy, PyTorch), else 0 (the legacy default
-        stream)."""
+        stream); and the framework current streams looked up on the way,
+        by (framework, device), for _pack."""
         bound = self.library._bound_stream
         if bound is not None:
-            return bound
+            return bound, None
         for parameter, value in zip(self.parameters, values):
             if isinstance(parameter, _MEMORY_PARAMETERS):
                 framework = framework_of(value)
                 if framework == "cupy" or (framework == "torch" and
                                            getattr(value, "is_cuda", False)):
-                    device = value.get_device() if framework == "torch" else value.device.id
+                    # The device as the converters give it (_arrays.py).
+                    device = (value.get_device() if framework == "torch"
+                              else value.data.device_id)
                     current = current_stream(framework, device)
                     if current is not None:
-                        return current
-        return 0
+                        return current, {(framework, device): current}
+        return 0, None
 
-    def _pack(self, frame, values, handle):
+    def _pack(self, frame, values, handle, currents=None):
         """Checks and packs `values` into `frame` for a call on `handle`;
         returns what the call must keep alive and the streams its arrays are
         ordered on (their frameworks' current streams, the streams their
-        array interfaces name): a call on another stream waits for them."""
-        keep, waits, currents = [], [], None
+        array interfaces name): a call on another stream waits for them.
+        `currents`: framework current streams already looked up."""
+        keep, waits = [], []
         name = self.name
         for parameter, offset, value in zip(self.parameters, frame.offsets, values):
             if isinstance(parameter, _MEMORY_PARAMETERS):
@@ -174,11 +178,15 @@ class Program:
         return keep, waits
 
     def _resolve_stream(self, stream, values):
+        """The call's stream handle (None: a program without GPU work) and
+        the framework current streams found while resolving it."""
         if self.stream_index is None:
             if stream is not None:
                 raise TypeError("%s does no GPU work and takes no stream" % self.name)
-            return None
-        return self._default_stream(values) if stream is None else stream_handle(stream)
+            return None, None
+        if stream is None:
+            return self._default_stream(values)
+        return stream_handle(stream), None
 
     def _frame(self):
         frame = getattr(self._local, "frame", None)
@@ -208,9 +216,9 @@ class Program:
         ValueError for arguments that do not fit, before anything is
         enqueued, and CallError if the call fails."""
         values = self._bind(args, kwargs)
-        handle = self._resolve_stream(stream, values)
+        handle, currents = self._resolve_stream(stream, values)
         frame = self._frame()
-        keep, waits = self._pack(frame, values, handle)
+        keep, waits = self._pack(frame, values, handle, currents)
         result = self._run(frame, handle, waits)
         del keep
         return result
@@ -222,9 +230,9 @@ class Program:
         entry's call alone. Keeps the arrays alive; the stream (resolved
         now) and the scalars can be changed per call."""
         values = self._bind(args, kwargs)
-        handle = self._resolve_stream(stream, values)
+        handle, currents = self._resolve_stream(stream, values)
         frame = _Frame(self)
-        keep, waits = self._pack(frame, values, handle)
+        keep, waits = self._pack(frame, values, handle, currents)
         return PreparedCall(self, frame, handle, waits, keep, values)
 
 

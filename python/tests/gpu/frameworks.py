@@ -78,6 +78,32 @@ class Report:
         return 1 if self.failed else 0
 
 
+MODES = ("current", "other", "control")
+
+
+def call_in_mode(lib, mode, x, y, out, total, other, address):
+    """smooth_axpy on the framework's current stream (no stream=), on
+    `other` with the framework's arrays, or (the control) on `other` with
+    only the arrays' addresses (`address(array)`), which nothing orders."""
+    if mode == "current":
+        lib.smooth_axpy(x=x, y=y, out=out, sum=total, alpha=ALPHA)
+    elif mode == "other":
+        lib.smooth_axpy(x=x, y=y, out=out, sum=total, alpha=ALPHA, stream=other)
+    else:
+        lib.smooth_axpy(x=Unordered(address(x), (N,)), y=Unordered(address(y), (N,)),
+                        out=Unordered(address(out), (N,)),
+                        sum=Unordered(address(total), ()), alpha=ALPHA, stream=other)
+
+
+def report_modes(report, name, wrong, runs, current, arrays, owner):
+    report.check(wrong["current"] == 0, "%s: %d of %d calls wrong on %s (the default "
+                 "stream)" % (name, wrong["current"], runs, current))
+    report.check(wrong["other"] == 0, "%s: %d of %d calls wrong on another stream with "
+                 "%s (ordered after %s)" % (name, wrong["other"], runs, arrays, owner))
+    report.check(wrong["control"] > 0, "%s control: %d of %d wrong on another stream "
+                 "with an unordered input" % (name, wrong["control"], runs))
+
+
 def run_cupy(lib, runs, report):
     """Modes: the call on CuPy's current stream (the default); on another
     stream with the CuPy arrays (ordered after CuPy's stream by the
@@ -87,8 +113,8 @@ def run_cupy(lib, runs, report):
     spin = cp.RawKernel(SPIN_SOURCE, "spin")
     stream, other = cp.cuda.Stream(non_blocking=True), cp.cuda.Stream(non_blocking=True)
     rng = np.random.default_rng(1)
-    wrong = {"current": 0, "other": 0, "control": 0}
-    for mode in wrong:
+    wrong = dict.fromkeys(MODES, 0)
+    for mode in MODES:
         for _ in range(runs):
             xh = rng.random(N, dtype=np.float32)
             yh = rng.random(N, dtype=np.float32)
@@ -98,25 +124,12 @@ def run_cupy(lib, runs, report):
                 stream.synchronize()
                 spin((1,), (1,), (np.uint64(2_000_000),))
                 cp.copyto(x, staged)  # the input, made after the spin
-                if mode == "current":
-                    lib.smooth_axpy(x=x, y=y, out=out, sum=total, alpha=ALPHA)
-                elif mode == "other":
-                    lib.smooth_axpy(x=x, y=y, out=out, sum=total, alpha=ALPHA, stream=other)
-                else:
-                    lib.smooth_axpy(x=Unordered(x.data.ptr, (N,)),
-                                    y=Unordered(y.data.ptr, (N,)),
-                                    out=Unordered(out.data.ptr, (N,)),
-                                    sum=Unordered(total.data.ptr, ()),
-                                    alpha=ALPHA, stream=other)
+                call_in_mode(lib, mode, x, y, out, total, other, lambda a: a.data.ptr)
                 stream.synchronize()
                 other.synchronize()
                 wrong[mode] += not right(out.get(), total.get(), xh, yh)
-    report.check(wrong["current"] == 0, "cupy: %d of %d calls wrong on CuPy's current "
-                 "non-blocking stream (the default stream)" % (wrong["current"], runs))
-    report.check(wrong["other"] == 0, "cupy: %d of %d calls wrong on another stream with "
-                 "CuPy arrays (ordered after CuPy's stream)" % (wrong["other"], runs))
-    report.check(wrong["control"] > 0, "cupy control: %d of %d wrong on another stream "
-                 "with an unordered input" % (wrong["control"], runs))
+    report_modes(report, "cupy", wrong, runs, "CuPy's current non-blocking stream",
+                 "CuPy arrays", "CuPy's stream")
 
 
 def run_torch(lib, runs, report):
@@ -125,8 +138,8 @@ def run_torch(lib, runs, report):
     stream, other = torch.cuda.Stream(), torch.cuda.Stream()
     cycles = int(2e-3 * torch.cuda.get_device_properties(0).clock_rate * 1e3)
     gen = torch.Generator(device="cpu").manual_seed(2)
-    wrong = {"current": 0, "other": 0, "control": 0}
-    for mode in wrong:
+    wrong = dict.fromkeys(MODES, 0)
+    for mode in MODES:
         for _ in range(runs):
             xh = torch.rand(N, generator=gen)
             yh = torch.rand(N, generator=gen)
@@ -137,25 +150,12 @@ def run_torch(lib, runs, report):
                 stream.synchronize()
                 torch.cuda._sleep(cycles)
                 x.copy_(staged)
-                if mode == "current":
-                    lib.smooth_axpy(x=x, y=y, out=out, sum=total, alpha=ALPHA)
-                elif mode == "other":
-                    lib.smooth_axpy(x=x, y=y, out=out, sum=total, alpha=ALPHA, stream=other)
-                else:
-                    lib.smooth_axpy(x=Unordered(x.data_ptr(), (N,)),
-                                    y=Unordered(y.data_ptr(), (N,)),
-                                    out=Unordered(out.data_ptr(), (N,)),
-                                    sum=Unordered(total.data_ptr(), ()),
-                                    alpha=ALPHA, stream=other)
+                call_in_mode(lib, mode, x, y, out, total, other, lambda t: t.data_ptr())
                 stream.synchronize()
                 other.synchronize()
                 wrong[mode] += not right(out.cpu().numpy(), total.item(), xh.numpy(), yh.numpy())
-    report.check(wrong["current"] == 0, "torch: %d of %d calls wrong on torch's current "
-                 "stream (the default stream)" % (wrong["current"], runs))
-    report.check(wrong["other"] == 0, "torch: %d of %d calls wrong on another stream with "
-                 "torch tensors (ordered after torch's stream)" % (wrong["other"], runs))
-    report.check(wrong["control"] > 0, "torch control: %d of %d wrong on another stream "
-                 "with an unordered input" % (wrong["control"], runs))
+    report_modes(report, "torch", wrong, runs, "torch's current stream", "torch tensors",
+                 "torch's stream")
 
 
 def run_numpy(lib, runs, report):
