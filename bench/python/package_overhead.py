@@ -23,9 +23,10 @@ per-call host time:
 The stream is drained after each round, outside the timed calls; the GPU
 keeps up with the calls (its work per call is shorter than their host
 time). Prints a table and the package's overhead per call over the C host
-API; exits 1 if the prepared call's overhead exceeds --limit-us (5 us). (A
-plain call converts and checks each array in Python, ~3-6 us an array: its
-overhead is printed, not held to the limit.)
+API; exits 1 if a plain call with CuPy arrays or PyTorch tensors, or a
+prepared call, costs more than --limit-us (5 us) over it. (DLPack-only
+arrays cost what their producer takes to make a capsule per array: that
+row is printed, not held to the limit.)
 """
 
 import argparse
@@ -154,17 +155,19 @@ def main():
     for name, values in samples.items():
         median = statistics.median(values)
         print("%-16s %12.2f %12.3f %14.2f" % (name, median, median / base, median - base))
-    # The limit holds for the prepared call, the form for repeated calls; a
-    # plain call converts and checks its arrays in Python every time, and
-    # its overhead is reported.
-    for row in ("package cupy", "package torch", "package dlpack"):
-        print("%s: %.2f us per call over the C host API (plain call: arrays "
-              "converted and checked each call)"
-              % (row, statistics.median(samples[row]) - base))
-    overhead = statistics.median(samples["package prepared"]) - base
-    verdict = "PASS" if overhead <= args.limit_us else "FAIL"
-    print("package prepared: %.2f us per call over the C host API (limit %.1f): %s"
-          % (overhead, args.limit_us, verdict))
+    # Plain calls with framework arrays (the generated fast path) and the
+    # prepared call are held to the limit; DLPack capsules are reported.
+    verdict = "PASS"
+    for row in ("package cupy", "package torch", "package prepared", "package dlpack"):
+        overhead = statistics.median(samples[row]) - base
+        held = row != "package dlpack"
+        passed = overhead <= args.limit_us
+        if held and not passed:
+            verdict = "FAIL"
+        print("%s: %.2f us per call over the C host API%s" % (
+            row, overhead, " (limit %.1f): %s" % (args.limit_us, "PASS" if passed else "FAIL")
+            if held else " (a capsule per array; not held to the limit)"))
+    print("package overhead: %s" % verdict)
     return 0 if verdict == "PASS" else 1
 
 

@@ -6,6 +6,7 @@ import json
 import os
 
 from ._errors import CallError, LibraryError
+from ._fastcall import program_class
 from ._program import Program
 from ._streams import stream_handle
 
@@ -97,7 +98,10 @@ class Library:
         self._last_stream = None
         self.programs = {}
         for entry in self.manifest["programs"]:
-            self.programs[entry["name"]] = Program(self, entry)
+            program = Program(self, entry)
+            # Its own class, with a __call__ made for its parameters.
+            program.__class__ = program_class(Program, program)
+            self.programs[entry["name"]] = program
 
     def _entry(self, name):
         function = self._runtime.get(name)

@@ -215,13 +215,26 @@ class Program:
         returns None, or a function's own result. Raises TypeError /
         ValueError for arguments that do not fit, before anything is
         enqueued, and CallError if the call fails."""
-        values = self._bind(args, kwargs)
+        return self._general_call(self._bind(args, kwargs), stream)
+
+    def _general_call(self, values, stream):
+        """A call with the parameters' values in order, through the general
+        path (the fast one of _fastcall.py falls back to it)."""
         handle, currents = self._resolve_stream(stream, values)
         frame = self._frame()
         keep, waits = self._pack(frame, values, handle, currents)
         result = self._run(frame, handle, waits)
         del keep
         return result
+
+    def _learn_and_call(self, values, stream):
+        """The fast path met an array type it has no converter for: makes
+        them (_fastcall.py), then calls through the general path."""
+        self._learn(values)
+        return self._general_call(values, stream)
+
+    def _learn(self, values):
+        pass
 
     def prepare(self, *args, stream=None, **kwargs):
         """A PreparedCall of the program with these arguments: checked and

@@ -184,17 +184,27 @@ class ScalarParameter(Parameter):
     def describe(self):
         return self.type
 
+    def encode(self, value):
+        """`value` as the struct code packs it: a bf16 as its bits (rounded
+        to nearest even), an unsigned value of a signless integer as the
+        signed value with the same bits; others unchanged."""
+        if self.type == "bf16":
+            bits = struct.unpack("I", struct.pack("f", float(value)))[0]
+            return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+        if self.signless and isinstance(value, int) and value >= 0:
+            bits = self.struct.size * 8
+            if value >= 1 << (bits - 1) and value < 1 << bits:
+                return value - (1 << bits)
+        return value
+
+    @property
+    def encodes(self):
+        """Whether encode() changes some values (packing needs it)."""
+        return self.type == "bf16" or self.signless
+
     def pack(self, frame, offset, value, program):
         try:
-            if self.type == "bf16":
-                bits = struct.unpack("I", struct.pack("f", float(value)))[0]
-                # Round to nearest even, as a conversion to bfloat16 does.
-                value = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
-            elif self.signless and isinstance(value, int) and value >= 0:
-                bits = self.struct.size * 8
-                if value >= 1 << (bits - 1) and value < 1 << bits:
-                    value -= 1 << bits  # an unsigned value of a signless int
-            self.struct.pack_into(frame, offset, value)
+            self.struct.pack_into(frame, offset, self.encode(value))
         except (struct.error, TypeError, ValueError) as error:
             raise TypeError("%s: argument %s takes %s, got %r (%s)"
                             % (program, self.name, self.type, value, error)) from None
