@@ -24,6 +24,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -399,4 +400,32 @@ bool BufferAliasAnalysis::isDeviceOnly(Value value) const {
   return llvm::all_of(getRoots(value), [&](unsigned root) {
     return roots[root].memory == MemoryKind::Device;
   });
+}
+
+void BufferAliasAnalysis::printRoot(unsigned id, raw_ostream &os,
+                                    AsmState &asmState) const {
+  const Root &root = roots[id];
+  switch (root.kind) {
+  case RootKind::Unknown:
+    os << "unknown";
+    return;
+  case RootKind::Allocation:
+    os << "alloc";
+    if (root.allocation) {
+      os << " ";
+      root.allocation.printAsOperand(os, asmState);
+    }
+    break;
+  case RootKind::Global:
+    if (auto name = dyn_cast_if_present<StringAttr>(root.global))
+      os << "global @" << name.getValue();
+    else
+      os << "global " << root.global;
+    break;
+  case RootKind::Argument:
+    os << "arg " << root.argument << (root.noAlias ? " noalias" : "");
+    break;
+  }
+  if (root.memory == MemoryKind::Device)
+    os << " device";
 }

@@ -4,16 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// See HostGpuAccesses.h for the model. The kernel write analysis follows a
-// buffer through the kernel body (views, branches, region ops) and stops at
-// the first op that may write it; an op that declares no effects is taken
-// to write.
+// See HostGpuAccesses.h for the model. This file: the accesses of one op
+// (host code, kernel launches, library calls, calls by their callee's
+// summary); KernelAccesses.cpp says what kernels write, ProgramSummaries.cpp
+// what callees do.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Analysis/HostGpuAccesses.h"
-// getExitSyncs solves PendingGpuWork (in its ExitState mode) on a callee.
-#include "SDFGStream/Analysis/PendingGpuWork.h"
 #include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
@@ -22,38 +20,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::sdfg;
-
-bool SummaryAccesses::operator==(const SummaryAccesses &other) const {
-  if (arguments != other.arguments || unknown != other.unknown ||
-      globals.size() != other.globals.size())
-    return false;
-  for (auto [symbol, bits] : globals)
-    if (other.globals.lookup(symbol) != bits)
-      return false;
-  return true;
-}
-
-bool ProgramSummary::operator==(const ProgramSummary &other) const {
-  return SummaryAccesses::operator==(other) &&
-         otherStreams == other.otherStreams;
-}
-
-SummaryAccesses &ProgramSummary::onOtherStream(unsigned index) {
-  for (auto &[parameter, accesses] : otherStreams)
-    if (parameter == index)
-      return accesses;
-  otherStreams.push_back({index, SummaryAccesses()});
-  otherStreams.back().second.arguments.assign(arguments.size(), 0);
-  return otherStreams.back().second;
-}
 
 void mlir::sdfg::walkHostCode(Region &region,
                               function_ref<void(Operation *)> fn) {
@@ -77,60 +48,6 @@ bool mlir::sdfg::isDeviceCode(Operation *op) {
   return false;
 }
 
-/// Returns true if `op` may write `value` (one of its operands).
-static bool mayWriteOperand(Operation *op, Value value) {
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
-           (!e.getValue() || e.getValue() == value);
-  });
-}
-
-/// Returns true if code in `scope` may write the memory of `buffer` (through
-/// `buffer` itself or anything made from it in `scope`).
-static bool mayWriteIn(Region &scope, Value buffer) {
-  llvm::SetVector<Value> reached;
-  reached.insert(buffer);
-  auto reach = [&](ValueRange values) {
-    for (Value value : values)
-      if (isBufferType(value.getType()))
-        reached.insert(value);
-  };
-  for (unsigned i = 0; i < reached.size(); ++i) {
-    Value value = reached[i];
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (!scope.isAncestor(user->getParentRegion()))
-        continue;
-      // Written, or its address leaves what is followed here (spilled to a
-      // stack slot and reloaded, turned into an integer and back, packed
-      // into a struct, passed to a call): it may be written.
-      if (mayWriteOperand(user, value) ||
-          BufferAliasAnalysis::escapesAt(use) || isa<CallOpInterface>(user))
-        return true;
-      reach(user->getResults());
-      if (auto branch = dyn_cast<BranchOpInterface>(user))
-        for (Block *successor : branch->getSuccessors())
-          reach(successor->getArguments());
-      if (isa<RegionBranchTerminatorOpInterface>(user)) {
-        Operation *parent = user->getParentOp();
-        reach(parent->getResults());
-        for (Region &region : parent->getRegions())
-          if (!region.empty())
-            reach(region.front().getArguments());
-      }
-      for (Region &region : user->getRegions())
-        if (!region.empty())
-          reach(region.front().getArguments());
-    }
-  }
-  return false;
-}
-
 HostGpuAccesses::~HostGpuAccesses() = default;
 
 BufferAliasAnalysis &
@@ -139,20 +56,6 @@ HostGpuAccesses::getAliases(FunctionOpInterface program) {
   if (!entry)
     entry = std::make_unique<BufferAliasAnalysis>(program);
   return *entry;
-}
-
-bool HostGpuAccesses::kernelMayWrite(Operation *kernel, unsigned index) {
-  auto [it, inserted] = kernelWrites.try_emplace({kernel, index}, true);
-  if (!inserted)
-    return it->second;
-  auto function = dyn_cast<FunctionOpInterface>(kernel);
-  if (!function || function.isExternal() ||
-      index >= function.getNumArguments())
-    return true;
-  bool writes = mayWriteIn(function.getFunctionBody(),
-                           function.getArgument(index));
-  kernelWrites[{kernel, index}] = writes;
-  return writes;
 }
 
 /// The buffers an op given `value` may access: those of a buffer, those
@@ -172,52 +75,6 @@ static void addAccess(SmallVectorImpl<BufferAccess> &accesses,
                       BufferAliasAnalysis &aliases, Value value, bool write) {
   if (const BufferAliasAnalysis::RootSet *roots = accessedRoots(aliases, value))
     accesses.push_back({*roots, write});
-}
-
-SmallVector<std::pair<Attribute, bool>>
-HostGpuAccesses::deviceGlobalsOf(Region &region) {
-  SmallVector<std::pair<Attribute, bool>> globals;
-  SmallVector<Region *> worklist{&region};
-  DenseSet<Region *> visited{&region};
-  while (!worklist.empty()) {
-    Region *current = worklist.pop_back_val();
-    current->walk([&](Operation *op) {
-      SymbolRefAttr symbol;
-      if (auto get = dyn_cast<memref::GetGlobalOp>(op))
-        symbol = get.getNameAttr();
-      else if (auto address = dyn_cast<LLVM::AddressOfOp>(op))
-        symbol = address.getGlobalNameAttr();
-      if (symbol) {
-        Operation *global =
-            symbolTables.lookupNearestSymbolFrom(op, symbol);
-        auto module = global ? global->getParentOfType<gpu::GPUModuleOp>()
-                             : gpu::GPUModuleOp();
-        if (!module)
-          return;
-        Attribute name = SymbolRefAttr::get(
-            module.getNameAttr(),
-            {FlatSymbolRefAttr::get(cast<SymbolOpInterface>(global)
-                                        .getNameAttr())});
-        bool write = mayWriteIn(*current, op->getResult(0));
-        auto it = llvm::find_if(globals, [&](auto &entry) {
-          return entry.first == name;
-        });
-        if (it == globals.end())
-          globals.push_back({name, write});
-        else
-          it->second |= write;
-        return;
-      }
-      // Device functions the code calls.
-      if (auto call = dyn_cast<CallOpInterface>(op))
-        if (auto callee = dyn_cast_or_null<FunctionOpInterface>(
-                call.resolveCallableInTable(&symbolTables)))
-          if (!callee.isExternal() &&
-              visited.insert(&callee.getFunctionBody()).second)
-            worklist.push_back(&callee.getFunctionBody());
-    });
-  }
-  return globals;
 }
 
 ArrayRef<Value> HostGpuAccesses::stackAllocationsOf(Operation *scope) {
@@ -328,15 +185,12 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
                           ? getCanonicalStream(args[parameter])
                           : Value());
     // Streams the callee leaves idle: its work there is done when it
-    // returns, and so is everything before the call.
+    // returns, and so is everything before the call. Its GPU accesses stay:
+    // on a concurrent slot they must still wait for what they conflict with.
     const CalleeExitSyncs &exit = getExitSyncs(callee);
     auto synchronized = [&](Value synced) {
-      if (!synced)
-        return;
-      llvm::erase_if(result.gpu, [&](const StreamAccess &access) {
-        return access.stream == synced;
-      });
-      result.synced.push_back(synced);
+      if (synced && !llvm::is_contained(result.syncedAfter, synced))
+        result.syncedAfter.push_back(synced);
     };
     if (exit.callStream)
       synchronized(stream);
@@ -373,7 +227,7 @@ OpAccesses HostGpuAccesses::getOwnAccesses(Operation *op,
       getUsedValuesDefinedAbove(launch.getBody(), captured);
       for (Value value : captured)
         if (isBufferType(value.getType()))
-          gpuAccess(stream, value, mayWriteIn(launch.getBody(), value));
+          gpuAccess(stream, value, regionMayWrite(launch.getBody(), value));
       if (!escaped.empty())
         result.gpu.push_back({stream, {escaped, /*write=*/true}});
       for (auto [symbol, write] : deviceGlobalsOf(launch.getBody()))
@@ -461,197 +315,4 @@ OpAccesses HostGpuAccesses::getNestedAccesses(Operation *op,
       llvm::append_range(result.gpu, inner.gpu);
     });
   return result;
-}
-
-ProgramSummary HostGpuAccesses::summarize(FunctionOpInterface function) {
-  ProgramSummary summary;
-  summary.arguments.assign(function.getNumArguments(), 0);
-  if (function.isExternal()) {
-    // A declaration reads and writes every buffer it is given (as a buffer
-    // or as an integer address), on the host, and through GPU work if it
-    // takes the caller's stream. A buffer in a GPU memory space given to a
-    // declaration that takes the stream (a body-less target(gpu) program: a
-    // kernel library built elsewhere) is GPU memory the host cannot touch:
-    // only GPU work on that stream, ordered after the caller's, uses it.
-    // Every other `!sdfg.stream` it takes may carry GPU work on every
-    // buffer it is given.
-    std::optional<unsigned> streamIndex = getExternalStreamArgIndex(function);
-    bool onStream = streamIndex.has_value();
-    ArrayRef<Type> types = function.getArgumentTypes();
-    for (auto [index, type] : llvm::enumerate(types)) {
-      if (onStream && isBufferType(type) &&
-          getMemoryKind(type) == MemoryKind::Device)
-        summary.arguments[index] = GpuRead | GpuWrite;
-      else if (isBufferType(type) || type.isIntOrIndex())
-        summary.arguments[index] =
-            HostRead | HostWrite | (onStream ? GpuRead | GpuWrite : 0);
-    }
-    for (auto [streamArg, type] : llvm::enumerate(types)) {
-      if (!isa<StreamType>(type) || streamArg == streamIndex)
-        continue;
-      SummaryAccesses &other = summary.onOtherStream(streamArg);
-      for (auto [index, argType] : llvm::enumerate(types))
-        if (isBufferType(argType) || argType.isIntOrIndex())
-          other.arguments[index] = GpuRead | GpuWrite;
-    }
-    return summary;
-  }
-  BufferAliasAnalysis &aliases = getAliases(function);
-  const BufferAliasAnalysis::RootSet &escaped = aliases.getEscapedRoots();
-  // The `!sdfg.stream` parameter a stream is, unless it is the one the
-  // function runs on (its external stream, or a slot made from it).
-  Block &entry = function.getFunctionBody().front();
-  std::optional<unsigned> streamIndex = getExternalStreamArgIndex(function);
-  auto otherStreamParameter = [&](Value stream) -> std::optional<unsigned> {
-    auto argument = dyn_cast_or_null<BlockArgument>(stream);
-    if (!argument || argument.getOwner() != &entry ||
-        argument.getArgNumber() == streamIndex)
-      return std::nullopt;
-    return argument.getArgNumber();
-  };
-  auto record = [&](const BufferAccess &access, bool gpu,
-                    SummaryAccesses &into) {
-    uint8_t bit = gpu ? (access.write ? GpuWrite : GpuRead)
-                      : (access.write ? HostWrite : HostRead);
-    for (unsigned id : access.roots) {
-      const BufferAliasAnalysis::Root &root = aliases.getRoot(id);
-      switch (root.kind) {
-      case BufferAliasAnalysis::RootKind::Argument:
-        into.arguments[root.argument] |= bit;
-        break;
-      case BufferAliasAnalysis::RootKind::Global:
-        into.globals[root.global] |= bit;
-        break;
-      case BufferAliasAnalysis::RootKind::Unknown:
-        into.unknown |= bit;
-        break;
-      case BufferAliasAnalysis::RootKind::Allocation:
-        // The function's own memory, unless its address leaves (stored
-        // through an out-pointer, packed, as an integer): then GPU work on
-        // it may still be running when the caller reaches it.
-        if (gpu && llvm::is_contained(escaped, id))
-          into.unknown |= bit;
-        break;
-      }
-    }
-  };
-  walkHostCode(function.getFunctionBody(), [&](Operation *op) {
-    // Returning a buffer is no access of the callee's: the caller's use of
-    // the result is.
-    if (op->hasTrait<OpTrait::ReturnLike>() &&
-        op->getParentOp() == function.getOperation())
-      return;
-    OpAccesses accesses = getAccesses(op, function);
-    for (const BufferAccess &access : accesses.host)
-      record(access, /*gpu=*/false, summary);
-    for (const StreamAccess &access : accesses.gpu) {
-      std::optional<unsigned> other = otherStreamParameter(access.stream);
-      record(access.access, /*gpu=*/true,
-             other ? summary.onOtherStream(*other) : summary);
-    }
-  });
-  return summary;
-}
-
-const CalleeExitSyncs &
-HostGpuAccesses::getExitSyncs(FunctionOpInterface callee) {
-  auto it = exitSyncs.find(callee);
-  if (it != exitSyncs.end())
-    return it->second;
-  exitSyncs[callee] = CalleeExitSyncs(); // Recursion finds none.
-  CalleeExitSyncs result;
-  SmallVector<Value> idle = getStreamsIdleAtExit(*this, callee);
-  if (!callee.isExternal()) {
-    // A stream parameter the callee is given besides the one it runs on
-    // stands for the caller's operand; every other stream of the callee
-    // (its own stream, its slots) is the call's.
-    std::optional<unsigned> streamIndex = getExternalStreamArgIndex(callee);
-    Block &entry = callee.getFunctionBody().front();
-    bool allOwnIdle = true;
-    for (Value stream : getProgramStreams(callee)) {
-      auto argument = dyn_cast<BlockArgument>(stream);
-      bool isIdle = llvm::is_contained(idle, stream);
-      if (argument && argument.getOwner() == &entry &&
-          argument.getArgNumber() != streamIndex) {
-        if (isIdle)
-          result.streamParameters.push_back(argument.getArgNumber());
-        continue;
-      }
-      allOwnIdle &= isIdle;
-    }
-    result.callStream = allOwnIdle && streamIndex.has_value();
-  }
-  return exitSyncs[callee] = std::move(result);
-}
-
-const ProgramSummary &
-HostGpuAccesses::getSummary(FunctionOpInterface callee) {
-  auto it = summaries.find(callee);
-  if (it != summaries.end())
-    return it->second;
-  // Not seen by the constructor (e.g. nested in another op): computed now,
-  // without the fixpoint over recursive calls, which the constructor does.
-  summaries[callee] = ProgramSummary();
-  ProgramSummary summary = summarize(callee);
-  return summaries[callee] = std::move(summary);
-}
-
-HostGpuAccesses::HostGpuAccesses(Operation *module) {
-  // Every function-like op outside kernel modules, callees before callers
-  // (post-order of the call graph), then a worklist until no summary
-  // changes: recursion converges to the least fixpoint, which holds every
-  // access any call chain makes.
-  SmallVector<FunctionOpInterface> functions;
-  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    if (auto function = dyn_cast<FunctionOpInterface>(op)) {
-      functions.push_back(function);
-      return WalkResult::skip();
-    }
-    return WalkResult::advance();
-  });
-  DenseMap<Operation *, SmallVector<Operation *>> callees, callers;
-  for (FunctionOpInterface function : functions) {
-    summaries[function] = ProgramSummary();
-    summaries[function].arguments.assign(function.getNumArguments(), 0);
-    if (function.isExternal())
-      continue;
-    walkHostCode(function.getFunctionBody(), [&](Operation *op) {
-      auto call = dyn_cast<CallOpInterface>(op);
-      if (!call)
-        return;
-      if (Operation *callee = call.resolveCallableInTable(&symbolTables)) {
-        callees[function].push_back(callee);
-        callers[callee].push_back(function);
-      }
-    });
-  }
-  llvm::SetVector<Operation *> order;
-  DenseSet<Operation *> visited;
-  std::function<void(Operation *)> visit = [&](Operation *function) {
-    if (!visited.insert(function).second)
-      return;
-    for (Operation *callee : callees.lookup(function))
-      visit(callee);
-    order.insert(function);
-  };
-  for (FunctionOpInterface function : functions)
-    visit(function);
-  calleesFirst.assign(order.begin(), order.end());
-
-  llvm::SetVector<Operation *> worklist(order.begin(), order.end());
-  while (!worklist.empty()) {
-    Operation *function = worklist.front();
-    worklist.remove(function);
-    auto interface = dyn_cast<FunctionOpInterface>(function);
-    if (!interface)
-      continue;
-    ProgramSummary summary = summarize(interface);
-    if (summary == summaries[function])
-      continue;
-    summaries[function] = std::move(summary);
-    for (Operation *caller : callers.lookup(function))
-      worklist.insert(caller);
-  }
 }

@@ -18,140 +18,12 @@
 #include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "sdfg-pending-gpu-work"
+
 using namespace mlir;
 using namespace mlir::sdfg;
-
-/// The order of streams in an entry and of entries in a state.
-static bool streamLess(Value a, Value b) {
-  return a.getAsOpaquePointer() < b.getAsOpaquePointer();
-}
-
-bool PendingEntry::operator<(const PendingEntry &other) const {
-  if (root != other.root)
-    return root < other.root;
-  if (write != other.write)
-    return write < other.write;
-  return std::lexicographical_compare(streams.begin(), streams.end(),
-                                      other.streams.begin(),
-                                      other.streams.end(), streamLess);
-}
-
-bool PendingEntry::operator==(const PendingEntry &other) const {
-  return root == other.root && write == other.write &&
-         streams == other.streams;
-}
-
-void PendingState::add(PendingEntry entry) {
-  auto it = llvm::lower_bound(entries, entry);
-  if (it == entries.end() || !(*it == entry))
-    entries.insert(it, entry);
-}
-
-bool PendingState::join(const PendingState &other) {
-  bool changed = other.unknown && !unknown;
-  unknown |= other.unknown;
-  for (const PendingEntry &entry : other.entries) {
-    size_t size = entries.size();
-    add(entry);
-    changed |= entries.size() != size;
-  }
-  return changed;
-}
-
-static bool coveredBy(const PendingEntry &entry, ArrayRef<Value> streams) {
-  return llvm::any_of(entry.streams, [&](Value stream) {
-    return llvm::is_contained(streams, stream);
-  });
-}
-
-void PendingState::clear(ArrayRef<Value> streams) {
-  if (streams.empty())
-    return;
-  llvm::erase_if(entries, [&](const PendingEntry &entry) {
-    return coveredBy(entry, streams);
-  });
-}
-
-SmallVector<Value> mlir::sdfg::getStreamsToSync(
-    const PendingState &state, const OpAccesses &accesses,
-    const BufferAliasAnalysis &aliases, ArrayRef<Value> programStreams) {
-  SmallVector<Value> streams;
-  if (accesses.host.empty())
-    return streams;
-  if (state.unknown)
-    return SmallVector<Value>(programStreams);
-  SmallVector<const PendingEntry *> conflicts;
-  for (const PendingEntry &entry : state.entries)
-    if (entry.root != kWorkMarkerRoot &&
-        llvm::any_of(accesses.host, [&](const BufferAccess &access) {
-          return (entry.write || access.write) &&
-                 aliases.mayAlias({entry.root}, access.roots);
-        }))
-      conflicts.push_back(&entry);
-  return getCoveringStreams(conflicts);
-}
-
-SmallVector<Value>
-mlir::sdfg::getCoveringStreams(ArrayRef<const PendingEntry *> entries) {
-  SmallVector<Value> streams;
-  SmallVector<const PendingEntry *> uncovered(entries);
-  // The stream covering the most entries first (ties: the first seen).
-  while (!uncovered.empty()) {
-    SmallVector<std::pair<Value, unsigned>> counts;
-    for (const PendingEntry *entry : uncovered)
-      for (Value stream : entry->streams) {
-        auto it = llvm::find_if(counts, [&](auto &c) { return c.first == stream; });
-        if (it == counts.end())
-          counts.push_back({stream, 1});
-        else
-          ++it->second;
-      }
-    Value best = counts.front().first;
-    unsigned most = counts.front().second;
-    for (auto [stream, count] : counts)
-      if (count > most) {
-        best = stream;
-        most = count;
-      }
-    streams.push_back(best);
-    llvm::erase_if(uncovered, [&](const PendingEntry *entry) {
-      return coveredBy(*entry, best);
-    });
-  }
-  return streams;
-}
-
-PendingState mlir::sdfg::applyAccesses(const PendingState &before,
-                                       const OpAccesses &accesses,
-                                       ArrayRef<Value> syncedBefore,
-                                       ArrayRef<Value> programStreams) {
-  PendingState after = before;
-  SmallVector<Value> synced(syncedBefore);
-  llvm::append_range(synced, accesses.synced);
-  after.clear(synced);
-  if (after.unknown &&
-      llvm::all_of(programStreams, [&](Value stream) {
-        return llvm::is_contained(synced, stream);
-      }))
-    after.unknown = false;
-  for (auto [waiting, waitedOn] : accesses.streamWaits) {
-    PendingState waited;
-    waited.unknown = after.unknown;
-    for (PendingEntry entry : after.entries) {
-      if (llvm::is_contained(entry.streams, waitedOn) &&
-          !llvm::is_contained(entry.streams, waiting)) {
-        entry.streams.insert(
-            llvm::lower_bound(entry.streams, waiting, streamLess), waiting);
-      }
-      waited.add(std::move(entry));
-    }
-    after = std::move(waited);
-  }
-  for (const StreamAccess &access : accesses.gpu)
-    for (unsigned root : access.access.roots)
-      after.add({{access.stream}, root, access.access.write});
-  return after;
-}
 
 ChangeResult PendingGpuWork::setState(PendingState newState) {
   if (state == newState)
@@ -214,8 +86,16 @@ LogicalResult PendingGpuWorkAnalysis::visitOperation(
     return success();
   }
   OpAccesses opAccesses = accesses.getAccesses(op, program);
-  propagateIfChanged(
-      after, after->setState(transfer(op, before.getState(), opAccesses)));
+  PendingState state = transfer(op, before.getState(), opAccesses);
+  LLVM_DEBUG({
+    llvm::dbgs() << "[" DEBUG_TYPE "] after " << op->getName() << " at "
+                 << op->getLoc() << ": ";
+    PendingGpuWork shown(after->getAnchor());
+    (void)shown.setState(state);
+    shown.print(llvm::dbgs());
+    llvm::dbgs() << "\n";
+  });
+  propagateIfChanged(after, after->setState(std::move(state)));
   return success();
 }
 
@@ -337,25 +217,4 @@ void PendingGpuWorkAnalysis::setToEntryState(PendingGpuWork *lattice) {
     state.unknown = true;
   }
   propagateIfChanged(lattice, lattice->setState(std::move(state)));
-}
-
-SmallVector<Value> mlir::sdfg::getProgramStreams(FunctionOpInterface program) {
-  SmallVector<Value> streams;
-  auto add = [&](Value stream) {
-    stream = getCanonicalStream(stream);
-    if (!llvm::is_contained(streams, stream))
-      streams.push_back(stream);
-  };
-  if (program.isExternal())
-    return streams;
-  for (BlockArgument argument : program.getArguments())
-    if (isa<StreamType>(argument.getType()))
-      if (!llvm::any_of(argument.getUsers(), [](Operation *user) {
-            return isa<InitStreamsOp>(user);
-          }))
-        add(argument);
-  if (InitStreamsOp init = getInitStreamsOp(program))
-    for (Value slot : init.getSlots())
-      add(slot);
-  return streams;
 }

@@ -87,8 +87,10 @@ PendingState mlir::sdfg::applySlotOrdering(
   llvm::append_range(ordered.streamWaits, accesses.streamWaits);
   PendingState after =
       applyAccesses(before, ordered, /*syncedBefore=*/{}, programStreams);
+  // A stream the op leaves idle (a callee's sync) has no work left on it.
   for (Value stream : workStreams)
-    after.add({{stream}, kWorkMarkerRoot, /*write=*/false});
+    if (!llvm::is_contained(accesses.syncedAfter, stream))
+      after.add({{stream}, kWorkMarkerRoot, /*write=*/false});
   return after;
 }
 

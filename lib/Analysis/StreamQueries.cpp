@@ -187,3 +187,23 @@ void mlir::sdfg::forEachProgramOnStream(
   });
 }
 
+SmallVector<Value> mlir::sdfg::getProgramStreams(FunctionOpInterface program) {
+  SmallVector<Value> streams;
+  auto add = [&](Value stream) {
+    stream = getCanonicalStream(stream);
+    if (!llvm::is_contained(streams, stream))
+      streams.push_back(stream);
+  };
+  if (program.isExternal())
+    return streams;
+  for (BlockArgument argument : program.getArguments())
+    if (isa<StreamType>(argument.getType()))
+      if (!llvm::any_of(argument.getUsers(), [](Operation *user) {
+            return isa<InitStreamsOp>(user);
+          }))
+        add(argument);
+  if (InitStreamsOp init = getInitStreamsOp(program))
+    for (Value slot : init.getSlots())
+      add(slot);
+  return streams;
+}

@@ -16,11 +16,16 @@
 #include "SDFGStream/Transforms/StreamThreading.h"
 #include "SDFGStream/Analysis/StreamQueries.h"
 
+#include "SDFGStream/Analysis/PendingGpuWork.h"
 #include "SDFGStream/Analysis/SlotOrdering.h"
 
 #include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/IR/Builders.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "sdfg-concurrent-slots"
 
 using namespace mlir;
 using namespace mlir::sdfg;
@@ -63,6 +68,9 @@ LogicalResult mlir::sdfg::orderConcurrentSlots(FunctionOpInterface program,
   });
   for (auto &[op, opWaits] : waits) {
     OpBuilder builder(op);
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << opWaits.size()
+                            << " wait(s) before " << op->getName() << " at "
+                            << op->getLoc() << "\n");
     for (auto [waiting, waitedOn] : opWaits)
       StreamWaitOp::create(builder, op->getLoc(), waiting, waitedOn);
   }

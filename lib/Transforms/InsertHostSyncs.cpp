@@ -45,6 +45,10 @@ namespace sdfg {
 } // namespace sdfg
 } // namespace mlir
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "insert-host-syncs"
+
 using namespace mlir;
 using namespace mlir::sdfg;
 
@@ -210,6 +214,9 @@ bool SyncPlacer::hoist(const LoopSite &site) {
     if (toSync.empty())
       return false;
     OpBuilder builder(site.op);
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] sync hoisted before "
+                            << site.op->getName() << " at "
+                            << site.op->getLoc() << "\n");
     SyncOp::create(builder, site.op->getLoc(), toSync);
     return true;
   }
@@ -303,6 +310,9 @@ LogicalResult SyncPlacer::run(bool insert) {
   });
   for (auto &[op, toSync] : syncs) {
     OpBuilder builder(op);
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] sync of " << toSync.size()
+                            << " stream(s) before " << op->getName() << " at "
+                            << op->getLoc() << "\n");
     SyncOp::create(builder, op->getLoc(), toSync);
   }
   return success();

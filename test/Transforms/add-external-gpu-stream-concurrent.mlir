@@ -282,3 +282,47 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A callee that syncs its stream before it returns still reads A on the GPU
+// during the call: the call on slot 0 waits for slot 1's write of A first.
+// After it slot 0 is idle and ordered after slot 1: the return joins
+// nothing more.
+!G = memref<256xf32, #gpu.address_space<global>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @write(%a: !G) kernel {
+      %c0 = arith.constant 0 : index
+      %v = arith.constant 1.0 : f32
+      memref.store %v, %a[%c0] : !G
+      gpu.return
+    }
+    gpu.func @read(%a: !G, %out: !G) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %a[%c0] : !G
+      memref.store %v, %out[%c0] : !G
+      gpu.return
+    }
+  }
+  func.func private @consume(%a: !G, %out: !G) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@read blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : !G, %out : !G)
+    %t = gpu.wait async
+    gpu.wait [%t]
+    return
+  }
+  // CHECK-LABEL: sdfg.sdfg @syncing_callee
+  // CHECK: %[[S:.*]]:2 = sdfg.init_streams %{{.*}} concurrent
+  // CHECK: gpu.launch_func {{.*}}@k::@write
+  // CHECK-NEXT: sdfg.stream_wait %[[S]]#0 after %[[S]]#1
+  // CHECK-NEXT: call @consume
+  // CHECK-NEXT: sdfg.return
+  sdfg.sdfg @syncing_callee(%A: !G {llvm.noalias}, %B: !G {llvm.noalias})
+      target(gpu, streams = 2) attributes {sdfg.concurrent_streams} {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@write blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : !G) {sdfg.stream_slot = 1}
+    func.call @consume(%A, %B) : (!G, !G) -> ()
+    sdfg.return
+  }
+}

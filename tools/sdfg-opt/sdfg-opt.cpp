@@ -23,11 +23,18 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#ifdef SDFGSTREAM_INCLUDE_TESTS
+#include "TestAnalysisPasses.h"
+#endif
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::sdfg::registerSDFGStreamTransformsPasses();
   mlir::sdfg::registerSDFGStreamConversionPasses();
   mlir::sdfg::registerLowerToGpuPipelines();
+#ifdef SDFGSTREAM_INCLUDE_TESTS
+  mlir::sdfg::test::registerTestAnalysisPasses();
+#endif
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -55,6 +55,8 @@
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir {
+class AsmState;
+
 namespace sdfg {
 
 /// Which side can touch a buffer's memory.
@@ -135,6 +137,13 @@ public:
   /// root is GPU-only memory, whatever the view's type (a GPU view of a
   /// host buffer, or of an unknown one, is memory the host touches).
   bool isDeviceOnly(Value value) const;
+
+  /// Prints root `id` for a reader: "unknown", "alloc %0", "global @g",
+  /// "arg 1" (" noalias"), with " device" for GPU-only memory.
+  void printRoot(unsigned id, raw_ostream &os, AsmState &asmState) const;
+
+  /// The number of roots (ids are below it).
+  unsigned getNumRoots() const { return roots.size(); }
 
 private:
   unsigned addRoot(Root root);

@@ -58,13 +58,17 @@ struct StreamAccess {
 };
 
 /// What one op does: host accesses happen at the op, GPU accesses are
-/// enqueued by it, `synced` streams are idle after it, and each
-/// (waiting, waitedOn) pair orders later work of `waiting` after the work
-/// enqueued so far on `waitedOn`.
+/// enqueued by it, `synced` streams are idle after it (before its own GPU
+/// work: an sdfg.sync), `syncedAfter` streams are idle after it with its own
+/// GPU work on them done (a call of a callee that syncs them before it
+/// returns: its GPU work still has to be ordered after what it conflicts
+/// with), and each (waiting, waitedOn) pair orders later work of `waiting`
+/// after the work enqueued so far on `waitedOn`.
 struct OpAccesses {
   SmallVector<BufferAccess, 2> host;
   SmallVector<StreamAccess, 2> gpu;
   SmallVector<Value, 1> synced;
+  SmallVector<Value, 1> syncedAfter;
   SmallVector<std::pair<Value, Value>, 1> streamWaits;
 };
 
@@ -178,6 +182,11 @@ private:
 /// Calls `fn` on every op of the host code of `region` (nested regions
 /// included, kernel bodies excluded), in pre-order.
 void walkHostCode(Region &region, function_ref<void(Operation *)> fn);
+
+/// Returns true if code in `scope` (a kernel body, a gpu.launch body) may
+/// write the memory of `buffer`, through `buffer` itself or anything made
+/// from it in `scope`.
+bool regionMayWrite(Region &scope, Value buffer);
 
 /// Returns true if `op` is device code: inside a `gpu.launch` body or a
 /// `gpu.module`.

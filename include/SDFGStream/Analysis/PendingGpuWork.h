@@ -12,16 +12,9 @@
 // dead code through DeadCodeAnalysis; calls are not entered but answered by
 // the callee's summary, see HostGpuAccesses.h).
 //
-// Lattice, at each program point of a program's host code:
-//
-//   pending = a set of (streams, root, kind) entries: GPU work may still
-//             read (kind = read) or write (kind = write) memory of buffer
-//             root `root` (BufferAliasAnalysis.h), and a sync of any one of
-//             `streams` waits for it (the stream it was enqueued on, and
-//             every stream that was ordered after that one since, by
-//             sdfg.stream_wait);
-//   unknown = whether anything may be pending on every stream (where the
-//             solver cannot tell what came before).
+// Lattice, at each program point of a program's host code: a PendingState
+// (PendingState.h): the GPU accesses that may still be pending, by stream,
+// and whether the solver cannot tell.
 //
 // The entry of a region that no interface describes (an op that is not a
 // RegionBranchOpInterface, e.g. omp.parallel) gets the state before the op,
@@ -60,55 +53,12 @@
 #ifndef SDFGSTREAM_ANALYSIS_PENDINGGPUWORK_H
 #define SDFGSTREAM_ANALYSIS_PENDINGGPUWORK_H
 
-#include "SDFGStream/Analysis/HostGpuAccesses.h"
+#include "SDFGStream/Analysis/PendingState.h"
 
 #include "mlir/Analysis/DataFlow/DenseAnalysis.h"
 
 namespace mlir {
 namespace sdfg {
-
-/// One pending GPU access.
-struct PendingEntry {
-  /// Sorted; a sync of any of them waits for the access.
-  SmallVector<Value, 1> streams;
-  unsigned root;
-  bool write;
-  bool operator<(const PendingEntry &other) const;
-  bool operator==(const PendingEntry &other) const;
-};
-
-/// The lattice value: sorted, unique entries and the unknown flag.
-struct PendingState {
-  SmallVector<PendingEntry, 4> entries;
-  bool unknown = false;
-  bool operator==(const PendingState &other) const {
-    return unknown == other.unknown && entries == other.entries;
-  }
-  /// Joins `other` in; returns true if this grew.
-  bool join(const PendingState &other);
-  /// Removes every entry that a sync of one of `streams` waits for.
-  void clear(ArrayRef<Value> streams);
-  void add(PendingEntry entry);
-};
-
-/// The streams whose pending work a host access in `accesses` conflicts
-/// with: the streams a sync before the op must wait for. `programStreams`
-/// are all streams of the program (synced when the state is unknown).
-SmallVector<Value> getStreamsToSync(const PendingState &state,
-                                    const OpAccesses &accesses,
-                                    const BufferAliasAnalysis &aliases,
-                                    ArrayRef<Value> programStreams);
-
-/// The fewest streams such that every entry of `entries` has one of them
-/// among its streams, greedily (the stream covering the most first).
-SmallVector<Value> getCoveringStreams(ArrayRef<const PendingEntry *> entries);
-
-/// The state after an op with `accesses`, given the state before it and
-/// the streams synced right before it.
-PendingState applyAccesses(const PendingState &before,
-                           const OpAccesses &accesses,
-                           ArrayRef<Value> syncedBefore,
-                           ArrayRef<Value> programStreams);
 
 /// The dense lattice attached to program points.
 class PendingGpuWork : public dataflow::AbstractDenseLattice {
@@ -188,10 +138,6 @@ SmallVector<Value> getStreamsIdleAtExit(HostGpuAccesses &accesses,
 /// after `op` goes on (async.execute), so that nothing they do, syncs
 /// included, can be assumed done after `op`.
 bool runsDetached(Operation *op);
-
-/// Returns the distinct streams (canonical) of `program`: its stream
-/// arguments and the slots of its init op.
-SmallVector<Value> getProgramStreams(FunctionOpInterface program);
 
 } // namespace sdfg
 } // namespace mlir

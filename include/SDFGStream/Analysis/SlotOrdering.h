@@ -8,10 +8,10 @@
 // concurrent): work on one slot that uses what another slot produced (or
 // overwrites what it still reads) must wait for it, through an event, on
 // the GPU; independent work must not. The problem is PendingGpuWork's
-// lattice in its SlotOrdering mode, where an entry (streams, root, kind)
-// says: GPU work on a stream may still read or write root `root`, and the
-// later work of each of `streams` (its own stream and those that waited
-// for it since) is ordered after it.
+// solver in its SlotOrdering mode over PendingState.h's lattice, where an
+// entry (streams, root, kind) says: GPU work on a stream may still read or
+// write root `root`, and the later work of each of `streams` (its own
+// stream and those that waited for it since) is ordered after it.
 //
 // Transfer of an op that enqueues GPU work on stream S:
 //
@@ -36,16 +36,10 @@
 #ifndef SDFGSTREAM_ANALYSIS_SLOTORDERING_H
 #define SDFGSTREAM_ANALYSIS_SLOTORDERING_H
 
-#include "SDFGStream/Analysis/PendingGpuWork.h"
-
-#include <limits>
+#include "SDFGStream/Analysis/PendingState.h"
 
 namespace mlir {
 namespace sdfg {
-
-/// The root of a work marker: an entry that aliases no buffer, only saying
-/// that its stream has work a join must wait for.
-constexpr unsigned kWorkMarkerRoot = std::numeric_limits<unsigned>::max();
 
 /// The (waiting, waitedOn) stream pairs that order the GPU work of an op
 /// with `accesses` after every conflicting access pending on another

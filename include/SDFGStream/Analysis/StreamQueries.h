@@ -65,6 +65,10 @@ InitStreamsOp getInitStreamsOp(FunctionOpInterface program);
 /// order: one value per stream.
 SmallVector<Value> getDistinctStreams(InitStreamsOp init);
 
+/// Returns the distinct streams (canonical) of `program`: its stream
+/// arguments and the slots of its init op.
+SmallVector<Value> getProgramStreams(FunctionOpInterface program);
+
 /// Calls `fn` on every program (function-like op, outside `gpu.module`s)
 /// nested in `root` that takes the caller's stream, with its init op.
 void forEachProgramOnStream(
