@@ -11,7 +11,8 @@
 // (escaped address), a token carried through scf.if and scf.for from another
 // stream, a device global written on another slot, a callee's work on
 // another stream it is given, a kernel writing host memory through a
-// memory-space cast. Each runs 1000 times as compiled (right every time)
+// memory-space cast, a callee that syncs its stream after another slot's
+// write. Each runs 1000 times as compiled (right every time)
 // and as its negative control (syncs or waits withheld: wrong at least
 // once), in the same run (HazardFixture.h).
 //
@@ -142,4 +143,27 @@ TEST_F(Ordering, KernelWritesThroughMemorySpaceCast) {
   int withheld = countWrong(libraries.noSyncs, stream, once);
   report("kernel writes host memory through memory_space_cast", compiled,
          withheld, "host syncs");
+}
+
+// Callees that sync: slot 1 fills d after a spin; a callee on slot 0
+// copies d back and syncs its stream before it returns; the caller reads
+// the copy. Its GPU work must wait for slot 1 (it did not, while the
+// analysis dropped a syncing callee's accesses).
+TEST_F(Ordering, SyncingCalleeAcrossSlots) {
+  Memref1D d = view(device, kElements), h = view(host, kElements);
+  Memref0D<float> o = scalar(out);
+  auto once = [&](sdfgstream::Library &library, int run) {
+    float value = float(run + 1);
+    fillHost(host, -1.0f);
+    *out = -2.0f;
+    // One block fills (and spins): the copy back moves all of d.
+    int32_t status =
+        library.tryCall("syncing_callee_across_slots", &d, &h, &o,
+                        int64_t(256), value, int64_t(kSpinNanoseconds));
+    return status == 0 && *out == value;
+  };
+  int compiled = countWrong(libraries.compiled, stream, once);
+  int withheld = countWrong(libraries.noWaits, stream, once);
+  report("callee that syncs its stream, after another slot's write",
+         compiled, withheld, "cross-slot waits");
 }

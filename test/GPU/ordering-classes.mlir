@@ -33,6 +33,24 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    // Spins `ns` nanoseconds, then x[i] = value (x in GPU memory).
+    gpu.func @spin_fill(%x: memref<?xf32, #global>, %value: f32, %n: index, %ns: i64) kernel {
+      %start = nvvm.read.ptx.sreg.globaltimer : i64
+      scf.while : () -> () {
+        %now = nvvm.read.ptx.sreg.globaltimer : i64
+        %elapsed = arith.subi %now, %start : i64
+        %more = arith.cmpi ult, %elapsed, %ns : i64
+        scf.condition(%more)
+      } do {
+        scf.yield
+      }
+      %i = gpu.global_id x
+      %inside = arith.cmpi ult, %i, %n : index
+      scf.if %inside {
+        memref.store %value, %x[%i] : memref<?xf32, #global>
+      }
+      gpu.return
+    }
     // A device global (a CUDA __device__ variable).
     memref.global "private" @shared_value : memref<1xf32, #global> = dense<0.0>
     // Spins `ns` nanoseconds, then shared_value = value.
@@ -186,6 +204,37 @@ module attributes {gpu.container_module} {
     %y = memref.load %g[%before] : memref<?xf32, #global>
     %sum = arith.addf %x, %y : f32
     memref.store %sum, %out[] : memref<f32>
+    sdfg.return
+  }
+
+  // Callees that sync: slot 1 fills d after a spin; a callee on slot 0
+  // copies d back to h and syncs its stream before it returns (a blocking
+  // gpu.wait); the caller reads h. The call must wait for slot 1 first: a
+  // callee's sync ends its own work, not another slot's.
+  // out = h[n - 1] (= value).
+  func.func private @copy_back_and_sync(%d: memref<?xf32, #global>,
+                                        %h: memref<?xf32>) {
+    gpu.memcpy %h, %d : memref<?xf32>, memref<?xf32, #global>
+    %t = gpu.wait async
+    gpu.wait [%t]
+    return
+  }
+  sdfg.sdfg @syncing_callee_across_slots(%d: memref<?xf32, #global>,
+                                         %h: memref<?xf32>, %out: memref<f32>,
+                                         %n: index, %value: f32, %ns: i64)
+      target(gpu, streams = 2) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    gpu.launch_func @ordering_kernels::@spin_fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%d : memref<?xf32, #global>, %value : f32, %n : index, %ns : i64)
+        {sdfg.stream_slot = 1}
+    func.call @copy_back_and_sync(%d, %h)
+        : (memref<?xf32, #global>, memref<?xf32>) -> ()
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
     sdfg.return
   }
 }
