@@ -13,10 +13,10 @@ run is slow: at most ~--timeout seconds per size and tool; a run over
 command are skipped):
 
   sdfgstream          sdfg-opt --sdfg-lower-to-cuda="format=isa": the
-                      stream passes (add-external-gpu-stream,
-                      insert-host-syncs), outlining and the whole lowering,
+                      stream passes (sdfg-add-external-gpu-stream,
+                      sdfg-insert-host-syncs), outlining and the whole lowering,
                       kernels to PTX (no ptxas)
-  sdfgstream-streams  sdfg-opt --add-external-gpu-stream --insert-host-syncs
+  sdfgstream-streams  sdfg-opt --sdfg-add-external-gpu-stream --sdfg-insert-host-syncs
   upstream            mlir-opt --gpu-async-region + the same upstream
                       passes (gpu-to-llvm, kernels to PTX)
   upstream+globals    upstream on the input plus one private llvm.mlir.global
@@ -62,7 +62,7 @@ def commands(build, alt_build=None):
         "sdfgstream": ([sdfg_opt, "--sdfg-lower-to-cuda=format=isa"], "func"),
         **alt,
         "sdfgstream-streams": (
-            [sdfg_opt, "--add-external-gpu-stream", "--insert-host-syncs"],
+            [sdfg_opt, "--sdfg-add-external-gpu-stream", "--sdfg-insert-host-syncs"],
             "func"),
         "upstream": ([mlir_opt] + UPSTREAM_PIPELINE, "func"),
         "upstream+globals": ([mlir_opt] + UPSTREAM_PIPELINE, "globals"),

@@ -10,7 +10,7 @@ A module of about OPS operations (counted exactly and printed to stderr as
   * kernels: one gpu.module per ~1000 ops, each with an elementwise kernel;
   * programs of about 50 states each (blocks of a control-flow graph), states
     joined by cf.br / cf.cond_br whose conditions are host code, some of it
-    reading data that a D2H copy just produced (so insert-host-syncs has
+    reading data that a D2H copy just produced (so sdfg-insert-host-syncs has
     work);
   * in the states: kernel launches, H2D/D2H/D2D copies, memsets, and calls
     of nested programs (each program calls up to two programs generated

@@ -4,11 +4,11 @@
 // and copies the field back.
 //
 //   scripts/run-example.sh
-//   # = sdfg-opt --add-external-gpu-stream --sdfg-expand-library-nodes --make-sync-call
+//   # = sdfg-opt --sdfg-add-external-gpu-stream --sdfg-expand-library-nodes --sdfg-make-sync-call
 //
-// After add-external-gpu-stream every copy, memset, launch and the nested
+// After sdfg-add-external-gpu-stream every copy, memset, launch and the nested
 // reduction program run on the stream the caller passes as the last
-// argument; make-sync-call makes the call synchronous on that stream only.
+// argument; sdfg-make-sync-call makes the call synchronous on that stream only.
 
 module attributes {gpu.container_module} {
   gpu.module @stencil_kernels {

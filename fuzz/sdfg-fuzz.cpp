@@ -7,9 +7,9 @@
 // Design rule 7: bad input gets a diagnostic, never a crash, and no pass
 // turns valid IR into invalid IR. The input bytes are parsed as MLIR with
 // every dialect sdfg-opt registers; an input that parses and verifies goes
-// through add-external-gpu-stream, insert-host-syncs and make-sync-call,
-// then, each on its own copy, through sdfg-lower-to-cuda and
-// sdfg-lower-to-rocm with kernels emitted as assembly (format=isa: LLVM's
+// through sdfg-add-external-gpu-stream, sdfg-insert-host-syncs and
+// sdfg-make-sync-call, then, each on its own copy, through sdfg-lower-to-cuda
+// and sdfg-lower-to-rocm with kernels emitted as assembly (format=isa: LLVM's
 // own NVPTX / AMDGPU back ends, no ptxas or device libraries).
 //
 // A pass may fail with a diagnostic: that is bad input handled well. The

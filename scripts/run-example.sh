@@ -7,5 +7,5 @@ build="${SDFGSTREAM_BUILD_DIR:-$root/build}"
 example="${1:-$root/examples/stencil.mlir}"
 
 "$root/scripts/build.sh" sdfg-opt >&2
-"$build/bin/sdfg-opt" "$example" --add-external-gpu-stream \
-  --sdfg-expand-library-nodes --make-sync-call
+"$build/bin/sdfg-opt" "$example" --sdfg-add-external-gpu-stream \
+  --sdfg-expand-library-nodes --sdfg-make-sync-call

@@ -7,9 +7,9 @@
 // Design rule 7 for the DaCe importer: any bytes, as a `.sdfg` or (gzip
 // magic first) a `.sdfgz` file, give either a module that verifies or at
 // least one error diagnostic; never a crash, a hang or a silent failure.
-// A module that imports then goes through add-external-gpu-stream,
-// insert-host-syncs and make-sync-call, and every pass that succeeds must
-// leave IR that verifies (the lowering to GPU code is sdfg-fuzz's job).
+// A module that imports then goes through sdfg-add-external-gpu-stream,
+// sdfg-insert-host-syncs and sdfg-make-sync-call, and every pass that succeeds
+// must leave IR that verifies (the lowering to GPU code is sdfg-fuzz's job).
 //
 // The harness aborts, printing what it saw, when the importer fails
 // without an error, returns a module that does not verify, or a pass

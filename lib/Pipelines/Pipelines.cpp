@@ -11,7 +11,8 @@
 // host on the caller's stream (convert-sdfg-to-llvm instead of
 // gpu-to-llvm). What differs per vendor is a small target description
 // (TargetDescription.h); what a lowering leaves unconverted is an error
-// (verify-fully-lowered), and bad options are refused before anything runs.
+// (sdfg-verify-fully-lowered), and bad options are refused before anything
+// runs.
 //
 //===----------------------------------------------------------------------===//
 

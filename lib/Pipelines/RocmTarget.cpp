@@ -124,7 +124,7 @@ public:
     kernelPm.addPass(createConvertGpuOpsToROCDLOps(gpuOptions));
   }
 
-  /// A code object is made from the assembly by assemble-amdgpu-kernels
+  /// A code object is made from the assembly by sdfg-assemble-amdgpu-kernels
   /// where the toolkit has no linker of its own (Debian).
   void buildBinaries(OpPassManager &pm, const TargetChoice &choice,
                      const LowerToGpuPipelineOptions &options) const override {

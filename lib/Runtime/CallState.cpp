@@ -22,7 +22,7 @@
 #include <string>
 #include <type_traits>
 
-// Every entry that RuntimeEntries.def lists (and verify-stream-discipline
+// Every entry that RuntimeEntries.def lists (and sdfg-verify-stream-discipline
 // accepts) is declared in SDFGRuntime.h with the C ABI; the unit tests
 // check that each build exports it.
 #define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \

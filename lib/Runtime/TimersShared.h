@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The timer ABI (sdfgrtTimer*) that instrument-timers emits calls to: each
+// The timer ABI (sdfgrtTimer*) that sdfg-instrument-timers emits calls to: each
 // timed program call records an event at its begin and end on every stream
 // it runs on; the calls are resolved into per-program totals later, when
 // their events have completed, without ever synchronizing a stream,

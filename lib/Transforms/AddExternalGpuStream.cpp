@@ -119,7 +119,7 @@ void AddExternalGpuStream::runOnOperation() {
       nested->emitOpError()
           << "is GPU work in '" << op->getName() << "' @"
           << cast<SymbolOpInterface>(op).getName()
-          << ", which add-external-gpu-stream cannot give the caller's "
+          << ", which sdfg-add-external-gpu-stream cannot give the caller's "
              "stream (only func.func and sdfg.sdfg programs take it); write "
              "this host code as func.func";
       return WalkResult::interrupt();

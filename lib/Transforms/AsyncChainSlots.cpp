@@ -20,7 +20,7 @@
 // waits for the others' streams first. The program states the order by its
 // tokens, so between chains no wait is added for shared buffers (two
 // kernels of two chains may be meant to run at once); the host syncs are
-// insert-host-syncs' as for any slots.
+// sdfg-insert-host-syncs' as for any slots.
 //
 // A chain that a blocking `gpu.wait` has finished frees its slot for the
 // chains that start after that wait in the same block, so a program of

@@ -47,7 +47,7 @@ namespace sdfg {
 
 #include "llvm/Support/Debug.h"
 
-#define DEBUG_TYPE "insert-host-syncs"
+#define DEBUG_TYPE "sdfg-insert-host-syncs"
 
 using namespace mlir;
 using namespace mlir::sdfg;

@@ -40,7 +40,7 @@ static bool coversAll(SyncOp sync, ArrayRef<Value> streams) {
 /// Whether a sync of `streams` precedes `terminator` in its block with
 /// nothing between them that may enqueue GPU work: host code that calls
 /// nothing, holds no regions and is no op of the sdfg dialect (a host read
-/// after insert-host-syncs' sync, say). Then that sync is the call's.
+/// after sdfg-insert-host-syncs' sync, say). Then that sync is the call's.
 static bool alreadySynced(Operation *terminator, ArrayRef<Value> streams) {
   for (Operation *op = terminator->getPrevNode(); op; op = op->getPrevNode()) {
     if (auto sync = dyn_cast<SyncOp>(op)) {

@@ -91,9 +91,9 @@ static gpu::ObjectAttr selectedObject(gpu::BinaryOp binary) {
 
 void VerifyKernelTargets::runOnOperation() {
   if (vendor != "cuda" && vendor != "rocm") {
-    getOperation().emitError() << "verify-kernel-targets: vendor must be cuda "
-                                  "or rocm, not '"
-                               << vendor << "'";
+    getOperation().emitError()
+        << "sdfg-verify-kernel-targets: vendor must be cuda or rocm, not '"
+        << vendor << "'";
     return signalPassFailure();
   }
   const Vendor &expected = vendor == "cuda" ? kCuda : kRocm;

@@ -1,4 +1,4 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -test-sdfg-host-gpu-accesses 2>&1 >/dev/null | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -test-sdfg-host-gpu-accesses 2>&1 >/dev/null | FileCheck %s
 
 // A copy is GPU work on the program's stream (it writes its destination,
 // reads its source); loads and stores are host accesses. The summary says

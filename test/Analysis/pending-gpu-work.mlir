@@ -6,7 +6,7 @@
 
 // Slot 1 writes A; a callee on slot 0 reads A on the GPU and syncs its
 // stream before it returns. The input is a program on its streams, as
-// add-external-gpu-stream makes it before it orders the slots. The call's
+// sdfg-add-external-gpu-stream makes it before it orders the slots. The call's
 // GPU read must wait for slot 1 (it did not, when a syncing callee's
 // accesses were dropped); after the wait and the callee's sync nothing is
 // pending on either slot, so the return joins nothing.

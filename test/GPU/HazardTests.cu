@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// GPU tests of insert-host-syncs (issue 10): each program of hazards.mlir
+// GPU tests of sdfg-insert-host-syncs (issue 10): each program of hazards.mlir
 // has a host access that is right only if the host waits for GPU work still
 // queued on the caller's stream. Every test runs the program 1000 times on a
 // non-blocking stream with pinned host memory and a spinning kernel queued

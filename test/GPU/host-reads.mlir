@@ -18,7 +18,7 @@ module attributes {gpu.container_module} {
   }
 
   // The branch taken depends on a value copied to the host in the state
-  // before: right only if the host waits for that copy (insert-host-syncs).
+  // before: right only if the host waits for that copy (sdfg-insert-host-syncs).
   //   out = value > 0 ? 1 : 2
   sdfg.sdfg @branch_on_copy(%device: memref<i32, #gpu.address_space<global>>,
                             %host: memref<i32>, %out: memref<i32>) target(gpu) {

@@ -1,4 +1,4 @@
-// A program compiled with --sync-call (make-sync-call) for the GPU tests:
+// A program compiled with --sync-call (sdfg-make-sync-call) for the GPU tests:
 // it fills a device buffer and copies it to the host, then synchronizes the
 // caller's stream, and only that stream, before returning.
 sdfg.sdfg @fill_sync(%device: memref<?xf32, #gpu.address_space<global>>,

@@ -1,4 +1,4 @@
-// A program compiled with `sdfg-compile --timers` (instrument-timers) for
+// A program compiled with `sdfg-compile --timers` (sdfg-instrument-timers) for
 // the GPU tests: one kernel that spins on the GPU's global timer for `ns`
 // nanoseconds, so the program's GPU time is known in advance.
 

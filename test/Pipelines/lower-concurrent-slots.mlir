@@ -3,7 +3,7 @@
 // stream (slot 0 the caller's, slot 1 a forked one), one event wait where
 // slot 0 reads what slot 1 wrote, the join before the one sync of the
 // caller's stream; nothing creates, destroys or synchronizes any other
-// stream or the device. verify-stream-discipline, which both pipelines end
+// stream or the device. sdfg-verify-stream-discipline, which both pipelines end
 // with, accepts the forked slots.
 
 // DEFINE: %{forbidden} = --implicit-check-not=mgpuStreamCreate --implicit-check-not=mgpuStreamDestroy --implicit-check-not=mgpuEvent --implicit-check-not=DeviceSynchronize --implicit-check-not=CtxSynchronize

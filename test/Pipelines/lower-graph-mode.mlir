@@ -3,7 +3,7 @@
 // is the same runtime calls on the caller's stream as without graph mode
 // (the runtime records them), the host sync before the host reads the
 // copied-back value is still there (it ends a graph segment), and the call
-// ends with sdfgrtEndCall. verify-stream-discipline, which both pipelines
+// ends with sdfgrtEndCall. sdfg-verify-stream-discipline, which both pipelines
 // end with, accepts sdfgrtBeginGraphCall. Off (the default), the call opens
 // with sdfgrtBeginCall.
 

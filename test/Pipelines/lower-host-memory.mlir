@@ -1,7 +1,7 @@
 // Host registration and the default device through both lowerings: the
 // calls are the runtime's (mgpuMemHostRegisterMemRef with the unranked
 // memref and its element size), each after its op's location, and
-// verify-stream-discipline (the pipelines' last pass) accepts them.
+// sdfg-verify-stream-discipline (the pipelines' last pass) accepts them.
 
 // RUN: sdfg-opt %s --sdfg-lower-to-cuda="format=isa" | mlir-translate --mlir-to-llvmir | FileCheck %s
 // RUN: sdfg-opt %s --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | mlir-translate --mlir-to-llvmir | FileCheck %s

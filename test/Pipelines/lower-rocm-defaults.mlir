@@ -2,7 +2,7 @@
 // sdfg-lower-to-rocm with default options on a machine with Debian's
 // rocm-device-libs and lld-22 and no /opt/rocm: the device libraries are
 // found in /usr/lib/<arch>-linux-gnu and the hsaco (format=bin, the
-// default) is made by assemble-amdgpu-kernels with LLVM's own llvm-mc and
+// default) is made by sdfg-assemble-amdgpu-kernels with LLVM's own llvm-mc and
 // ld.lld, since gpu-module-to-binary looks for ld.lld only in
 // <toolkit>/llvm/bin. Nothing is made by hand.
 

@@ -4,7 +4,7 @@
 // program's stream argument), nothing creates, synchronizes or destroys a
 // stream other than the one host sync at gpu.wait, and each call is
 // followed by the program's failure check. The pipelines end with
-// verify-stream-discipline, which rejects calls to entries the runtime
+// sdfg-verify-stream-discipline, which rejects calls to entries the runtime
 // lacks: these lower only because the runtime has them.
 
 // RUN: sdfg-opt %s --sdfg-lower-to-cuda="format=isa" | FileCheck %s

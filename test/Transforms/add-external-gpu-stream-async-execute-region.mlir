@@ -1,9 +1,9 @@
-// RUN: sdfg-opt %s -gpu-async-region -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -gpu-async-region -sdfg-add-external-gpu-stream | FileCheck %s
 
 // async.execute regions with GPU work written in sync form, as upstream's
 // async tests write them, through upstream's gpu-async-region first (as a
 // producer's pipeline would: the regions then yield their GPU tokens), then
-// add-external-gpu-stream (issue 23): the regions run in place and no
+// sdfg-add-external-gpu-stream (issue 23): the regions run in place and no
 // async op is left.
 
 // Upstream's defer_wait shape: the second region depends on the first and

@@ -1,4 +1,4 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -verify-diagnostics | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -verify-diagnostics | FileCheck %s
 
 // async.execute regions with GPU work (issue 23): each runs in place, in
 // program order, on the caller's thread; the GPU work keeps what its tokens

@@ -3,8 +3,8 @@
 // object that is an argument of the function is adopted as the caller's
 // stream; the launches then run on it like any other GPU op.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-add-external-gpu-stream | FileCheck %s
 // RUN: sdfg-opt %s -split-input-file --sdfg-lower-to-cuda=format=isa | FileCheck %s --check-prefix=CUDA
 // RUN: sdfg-opt %s -split-input-file --sdfg-lower-to-rocm="format=isa toolkit=%rocm_toolkit" | FileCheck %s --check-prefix=ROCM
 

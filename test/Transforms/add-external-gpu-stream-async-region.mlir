@@ -1,8 +1,8 @@
-// RUN: sdfg-opt %s -gpu-async-region -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -gpu-async-region -sdfg-add-external-gpu-stream | FileCheck %s
 
 // The output of upstream gpu-async-region: every `gpu.wait async` would
 // create a stream and every blocking `gpu.wait` would synchronize and
-// destroy one. After add-external-gpu-stream, all work is on the caller's
+// destroy one. After sdfg-add-external-gpu-stream, all work is on the caller's
 // stream and each blocking wait is a sync of that stream.
 
 // CHECK-LABEL: func.func @pipeline

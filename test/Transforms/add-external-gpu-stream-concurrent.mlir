@@ -1,14 +1,14 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream='concurrent-streams=true' | FileCheck %s --check-prefix=OPTION
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream='concurrent-streams=true' | FileCheck %s --check-prefix=OPTION
 
 // Idempotent: a second run adds no wait.
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream > %t.once.mlir
-// RUN: sdfg-opt %t.once.mlir -split-input-file -add-external-gpu-stream > %t.twice.mlir
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream > %t.once.mlir
+// RUN: sdfg-opt %t.once.mlir -split-input-file -sdfg-add-external-gpu-stream > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // The mode off (no attribute, no option) is today's output: every slot the
 // caller's stream, no wait anywhere.
-// RUN: sed -e 's/attributes {sdfg.concurrent_streams}//' -e 's/, sdfg.concurrent_streams//' %s | sdfg-opt -split-input-file -add-external-gpu-stream | FileCheck %s --check-prefix=OFF
+// RUN: sed -e 's/attributes {sdfg.concurrent_streams}//' -e 's/, sdfg.concurrent_streams//' %s | sdfg-opt -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s --check-prefix=OFF
 // OFF-NOT: concurrent
 // OFF-NOT: sdfg.stream_wait
 

@@ -6,7 +6,7 @@
 // calls. Two kernels that touch different globals, or only read one, need no
 // wait.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @k {

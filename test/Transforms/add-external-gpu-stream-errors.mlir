@@ -1,4 +1,4 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -verify-diagnostics
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -verify-diagnostics
 
 // GPU work reached from a CPU program through a func.func.
 func.func private @gpu_helper(%A: memref<4xf32, 1>, %v: f32) {
@@ -91,7 +91,7 @@ module attributes {gpu.container_module} {
   }
   llvm.func @cuf_host(%stream: !llvm.ptr, %x: !llvm.ptr, %n: i64) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{'gpu.launch_func' op is GPU work in 'llvm.func' @cuf_host, which add-external-gpu-stream cannot give the caller's stream (only func.func and sdfg.sdfg programs take it); write this host code as func.func}}
+    // expected-error @+1 {{'gpu.launch_func' op is GPU work in 'llvm.func' @cuf_host, which sdfg-add-external-gpu-stream cannot give the caller's stream (only func.func and sdfg.sdfg programs take it); write this host code as func.func}}
     gpu.launch_func <%stream : !llvm.ptr> @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : !llvm.ptr, %n : i64)
     llvm.return
   }

@@ -1,7 +1,7 @@
 // Regression (found by fuzz/sdfg-fuzz): a hand-written sdfg.init_streams
 // after GPU work of the entry block. The init op moves first, so the sync
 // that the blocking gpu.wait becomes uses a slot that is defined.
-// RUN: sdfg-opt %s -add-external-gpu-stream -verify-each | FileCheck %s
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream -verify-each | FileCheck %s
 
 // CHECK-LABEL: sdfg.sdfg @p
 // CHECK-NEXT: %[[SLOT:.*]] = sdfg.init_streams

@@ -1,13 +1,13 @@
 // Class 8 (joined streams): an op whose async dependencies come from two
 // different streams, or `gpu.wait async [%a, %b]`, is ordered after both by
 // an event record/wait (sdfg.stream_wait; no new stream, no host wait), and
-// a blocking `gpu.wait [%a, %b]` syncs every stream it names. insert-host-syncs
+// a blocking `gpu.wait [%a, %b]` syncs every stream it names. sdfg-insert-host-syncs
 // then knows that a sync of the waiting stream also covers the work it
 // waited for.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s --check-prefix=SYNCS
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -convert-sdfg-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s --check-prefix=SYNCS
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -convert-sdfg-to-llvm | FileCheck %s --check-prefix=LLVM
 
 // A copy on the program's stream that depends on a copy on another stream
 // (a stream the code generator passed in as well).

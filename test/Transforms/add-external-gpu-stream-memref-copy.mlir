@@ -1,4 +1,4 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -verify-diagnostics | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -verify-diagnostics | FileCheck %s
 
 // memref.copy in host code to or from GPU memory (a GPU memory space), as
 // bufferization with memory spaces emits it, is a GPU copy on the caller's

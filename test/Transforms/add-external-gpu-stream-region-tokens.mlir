@@ -5,7 +5,7 @@
 // of its first dependency (as upstream's lowering runs it), and one on
 // another slot waits for it.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @k {

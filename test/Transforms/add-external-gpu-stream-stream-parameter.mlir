@@ -1,6 +1,6 @@
-// RUN: sdfg-opt %s -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -add-external-gpu-stream -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -add-external-gpu-stream | sdfg-translate --sdfg-to-c-header | FileCheck %s --check-prefix=HEADER
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream -sdfg-add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream | sdfg-translate --sdfg-to-c-header | FileCheck %s --check-prefix=HEADER
 
 // A function that already takes a !sdfg.stream and initializes its streams
 // from it, in any position, uses that one as the caller's stream: it is

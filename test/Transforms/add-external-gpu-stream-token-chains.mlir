@@ -1,6 +1,6 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream=serialize-async=true | FileCheck %s --check-prefix=SERIAL
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream=serialize-async=true | FileCheck %s --check-prefix=SERIAL
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-add-external-gpu-stream | FileCheck %s
 
 // Token chains (issue 23): in a program in upstream's async form, each GPU
 // op with a token and no dependencies starts a chain, and each chain gets a

@@ -1,9 +1,9 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream='argument-name=stream' | FileCheck %s --check-prefix=NAMED
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream='argument-name=stream' | FileCheck %s --check-prefix=NAMED
 
 // Idempotent: a second run changes nothing.
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream > %t.once.mlir
-// RUN: sdfg-opt %t.once.mlir -split-input-file -add-external-gpu-stream > %t.twice.mlir
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream > %t.once.mlir
+// RUN: sdfg-opt %t.once.mlir -split-input-file -sdfg-add-external-gpu-stream > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // A kernel-only program: the launch moves onto slot 0 of the caller's

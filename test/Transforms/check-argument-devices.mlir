@@ -1,5 +1,5 @@
-// RUN: sdfg-opt %s -split-input-file -check-argument-devices | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -check-argument-devices -check-argument-devices | FileCheck %s --check-prefix=TWICE
+// RUN: sdfg-opt %s -split-input-file -sdfg-check-argument-devices | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-check-argument-devices -sdfg-check-argument-devices | FileCheck %s --check-prefix=TWICE
 
 // Idempotent: a second run adds nothing.
 // TWICE-COUNT-3: sdfg.check_device

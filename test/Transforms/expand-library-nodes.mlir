@@ -1,9 +1,9 @@
 // RUN: sdfg-opt %s -split-input-file -sdfg-expand-library-nodes | FileCheck %s --check-prefixes=CHECK,PLAIN
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -sdfg-expand-library-nodes | FileCheck %s --check-prefixes=CHECK,LATE
-// RUN: sdfg-opt %s -split-input-file -sdfg-expand-library-nodes -add-external-gpu-stream | FileCheck %s --check-prefixes=CHECK,EARLY
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-expand-library-nodes | FileCheck %s --check-prefixes=CHECK,LATE
+// RUN: sdfg-opt %s -split-input-file -sdfg-expand-library-nodes -sdfg-add-external-gpu-stream | FileCheck %s --check-prefixes=CHECK,EARLY
 
 // A reduction in a GPU program expands into a nested program with a
-// grid-stride kernel. Expanded after add-external-gpu-stream (LATE) the
+// grid-stride kernel. Expanded after sdfg-add-external-gpu-stream (LATE) the
 // nested program takes the caller's stream; expanded before (EARLY) the
 // stream pass threads the nested program like any other. Either way its
 // memset and kernel run on the caller's stream.

@@ -1,5 +1,5 @@
-// RUN: sdfg-opt %s -split-input-file -insert-failure-exits | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -insert-failure-exits -insert-failure-exits | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-insert-failure-exits | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-insert-failure-exits -sdfg-insert-failure-exits | FileCheck %s
 
 // Programs as convert-sdfg-to-func and convert-scf-to-cf leave them: after
 // every op that can fail the call, a status check and a branch out.

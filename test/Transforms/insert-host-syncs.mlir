@@ -1,6 +1,6 @@
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
 // Idempotent: the syncs it inserted make a second run insert nothing.
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs -sdfg-insert-host-syncs | FileCheck %s
 
 // A state reads a D2H copy's destination: one sync right before the load.
 // CHECK-LABEL: sdfg.sdfg @read_after_copy

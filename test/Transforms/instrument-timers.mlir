@@ -1,7 +1,7 @@
-// RUN: sdfg-opt %s -split-input-file -instrument-timers | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -instrument-timers='nested-programs=true' | FileCheck %s --check-prefix=NESTED
-// RUN: sdfg-opt %s -split-input-file -instrument-timers -instrument-timers | FileCheck %s --check-prefix=TWICE
-// RUN: sdfg-opt %s -split-input-file -make-sync-call -instrument-timers | FileCheck %s --check-prefix=SYNC
+// RUN: sdfg-opt %s -split-input-file -sdfg-instrument-timers | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-instrument-timers='nested-programs=true' | FileCheck %s --check-prefix=NESTED
+// RUN: sdfg-opt %s -split-input-file -sdfg-instrument-timers -sdfg-instrument-timers | FileCheck %s --check-prefix=TWICE
+// RUN: sdfg-opt %s -split-input-file -sdfg-make-sync-call -sdfg-instrument-timers | FileCheck %s --check-prefix=SYNC
 
 // Idempotent: a second run adds nothing.
 // TWICE-COUNT-2: sdfg.timer_begin
@@ -20,7 +20,7 @@
 // CHECK-NEXT: sdfg.return
 // CHECK-NOT: sdfg.sync
 
-// With make-sync-call first, the end events come before the sync, so a
+// With sdfg-make-sync-call first, the end events come before the sync, so a
 // synchronous call also waits for them.
 // SYNC-LABEL: sdfg.sdfg @two_returns
 // SYNC: sdfg.timer_end
@@ -74,7 +74,7 @@ func.func @outer(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = 
 // -----
 
 // Programs without the caller's stream (CPU programs, GPU programs before
-// add-external-gpu-stream) are left exactly as they were.
+// sdfg-add-external-gpu-stream) are left exactly as they were.
 // CHECK-LABEL: sdfg.sdfg @cpu
 // CHECK-NOT: sdfg.timer
 // CHECK: sdfg.return

@@ -1,9 +1,9 @@
-// RUN: sdfg-opt %s -split-input-file -make-sync-call | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-make-sync-call | FileCheck %s
 
-// make-sync-call after insert-host-syncs: a sync that already ends the
+// sdfg-make-sync-call after sdfg-insert-host-syncs: a sync that already ends the
 // call's GPU work is not repeated.
 
-// insert-host-syncs' sync before a host read that the return follows, with
+// sdfg-insert-host-syncs' sync before a host read that the return follows, with
 // no GPU work between: that sync is the call's, no second one.
 // CHECK-LABEL: func.func @read_then_return
 // CHECK: sdfg.sync %[[SLOT:.*]]{{$}}

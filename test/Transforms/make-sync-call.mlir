@@ -1,11 +1,11 @@
-// RUN: sdfg-opt %s -split-input-file -make-sync-call | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -make-sync-call='nested-programs=true' | FileCheck %s --check-prefix=NESTED
-// RUN: sdfg-opt %s -split-input-file -make-sync-call -make-sync-call | FileCheck %s --check-prefix=TWICE
+// RUN: sdfg-opt %s -split-input-file -sdfg-make-sync-call | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-make-sync-call='nested-programs=true' | FileCheck %s --check-prefix=NESTED
+// RUN: sdfg-opt %s -split-input-file -sdfg-make-sync-call -sdfg-make-sync-call | FileCheck %s --check-prefix=TWICE
 // TWICE-COUNT-4: sdfg.sync
 // TWICE-NOT: sdfg.sync
 
-// Without make-sync-call a call is asynchronous: no sync at exit.
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream | FileCheck %s --check-prefix=ASYNC
+// Without sdfg-make-sync-call a call is asynchronous: no sync at exit.
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream | FileCheck %s --check-prefix=ASYNC
 // ASYNC-NOT: sdfg.sync
 
 // Every return of a program that has the stream syncs each distinct stream
@@ -73,7 +73,7 @@ func.func @plain() {
 // -----
 
 // Concurrent slots are joined into slot 0 before each return (by
-// add-external-gpu-stream), so the one sync is of slot 0, the caller's
+// sdfg-add-external-gpu-stream), so the one sync is of slot 0, the caller's
 // stream, after the join; the pool stream is not synchronized.
 !G = memref<256xf32, #gpu.address_space<global>>
 module attributes {gpu.container_module} {

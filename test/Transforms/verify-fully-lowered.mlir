@@ -1,4 +1,4 @@
-// RUN: sdfg-opt %s -split-input-file --verify-fully-lowered -verify-diagnostics
+// RUN: sdfg-opt %s -split-input-file --sdfg-verify-fully-lowered -verify-diagnostics
 
 // Whatever a lowering left behind is an error at the op: in host code
 // anything but the LLVM dialect (and the GPU ops the translation handles),

@@ -1,4 +1,4 @@
-// RUN: sdfg-opt %s -split-input-file --verify-kernel-targets=vendor=rocm -verify-diagnostics | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file --sdfg-verify-kernel-targets=vendor=rocm -verify-diagnostics | FileCheck %s
 
 // The ROCm direction of verify-kernel-targets.mlir: ROCDL targets and
 // objects stay, NVVM ones are refused.

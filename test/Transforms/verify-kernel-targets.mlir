@@ -1,12 +1,12 @@
-// RUN: sdfg-opt %s -split-input-file --verify-kernel-targets=vendor=cuda -verify-diagnostics | FileCheck %s --check-prefix=CUDA
-// RUN: not sdfg-opt %s --verify-kernel-targets=vendor=opencl -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: sdfg-opt %s -split-input-file --sdfg-verify-kernel-targets=vendor=cuda -verify-diagnostics | FileCheck %s --check-prefix=CUDA
+// RUN: not sdfg-opt %s --sdfg-verify-kernel-targets=vendor=opencl -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 
 // Kernel modules a producer targeted itself, and kernels it brought
 // compiled: a lowering keeps its own vendor's and refuses the other's, at
 // the op, naming the target. The CUDA direction; the ROCm one is
 // verify-kernel-targets-rocm.mlir.
 
-// OPTION: error: verify-kernel-targets: vendor must be cuda or rocm, not 'opencl'
+// OPTION: error: sdfg-verify-kernel-targets: vendor must be cuda or rocm, not 'opencl'
 
 // The vendor's own target stays as the producer wrote it.
 // CUDA-LABEL: gpu.module @sm80 [#nvvm.target<O = 3, chip = "sm_80">]

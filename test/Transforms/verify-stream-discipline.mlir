@@ -1,6 +1,6 @@
-// RUN: sdfg-opt %s -split-input-file --gpu-to-llvm --verify-stream-discipline -verify-diagnostics
+// RUN: sdfg-opt %s -split-input-file --gpu-to-llvm --sdfg-verify-stream-discipline -verify-diagnostics
 
-// verify-stream-discipline on upstream MLIR's own lowering (`gpu-to-llvm`):
+// sdfg-verify-stream-discipline on upstream MLIR's own lowering (`gpu-to-llvm`):
 // each way upstream invents, destroys or misuses streams is reported at the
 // op that caused it.
 

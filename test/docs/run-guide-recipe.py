@@ -23,7 +23,7 @@ for line in block.splitlines():
         if optional and not with_optional:
             continue
         passes.append(word)
-if "--add-external-gpu-stream" not in passes:
+if "--sdfg-add-external-gpu-stream" not in passes:
     sys.exit("run-guide-recipe.py: no recipe found in %s" % guide)
 command = [sdfg_opt, source] + passes
 print(" ".join(command[1:]), file=sys.stderr)

@@ -14,6 +14,7 @@
 #include "SDFGStream/Conversion/Passes.h"
 #include "SDFGStream/Pipelines/Pipelines.h"
 #include "SDFGStream/Conversion/SDFGToLLVM/SDFGToLLVM.h"
+#include "SDFGStream/Transforms/DeprecatedPassNames.h"
 #include "SDFGStream/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -32,6 +33,7 @@ int main(int argc, char **argv) {
   mlir::sdfg::registerSDFGStreamTransformsPasses();
   mlir::sdfg::registerSDFGStreamConversionPasses();
   mlir::sdfg::registerLowerToGpuPipelines();
+  mlir::sdfg::registerDeprecatedPassNames();
 #ifdef SDFGSTREAM_INCLUDE_TESTS
   mlir::sdfg::test::registerTestAnalysisPasses();
 #endif

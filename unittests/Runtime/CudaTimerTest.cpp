@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The timer ABI (sdfgrtTimer*) that instrument-timers emits calls to, against
-// FakeCudaDriver.cpp, whose events carry the times and completion the test
-// sets: totals, resolution without waiting, waiting on events only, spans
+// The timer ABI (sdfgrtTimer*) that sdfg-instrument-timers emits calls to,
+// against FakeCudaDriver.cpp, whose events carry the times and completion the
+// test sets: totals, resolution without waiting, waiting on events only, spans
 // over several streams, capture, event reuse, reset and errors.
 //
 //===----------------------------------------------------------------------===//

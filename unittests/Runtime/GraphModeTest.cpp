@@ -325,7 +325,7 @@ TEST_F(GraphModeTest, AStreamOfAnotherContextRecordsInItsContext) {
 }
 
 TEST_F(GraphModeTest, DeviceChecksRunBeforeTheGraphs) {
-  // As check-argument-devices opens a call: the check of each GPU buffer
+  // As sdfg-check-argument-devices opens a call: the check of each GPU buffer
   // argument, then the program. contextA is on device 0.
   auto checkedCall = [&](float *buffer) {
     sdfgrtBeginGraphCall("checked");
@@ -571,7 +571,7 @@ TEST_F(GraphModeTest, ACallOfTheSameProgramOnAnotherThreadRunsEagerly) {
 
 // A launch the device refuses fails the call where it is enqueued, as it
 // does eagerly, so that no host code after it runs (the status checks
-// insert-failure-exits places after it see the failure): what the segment
+// sdfg-insert-failure-exits places after it see the failure): what the segment
 // recorded before it is launched first, then it runs eagerly and fails.
 TEST_F(GraphModeTest, ALaunchTheDeviceRefusesFailsTheCallWhereItIsEnqueued) {
   driver().maxThreadsPerBlock["add"] = 256; // its launch bounds

@@ -47,7 +47,7 @@ SDFGRT_EXPORT int32_t _mlir_ciface_graph_launch(void *stream) {
   return sdfgrtEndCall();
 }
 
-/// GPU program with timers (what instrument-timers adds to `launch`).
+/// GPU program with timers (what sdfg-instrument-timers adds to `launch`).
 SDFGRT_EXPORT int32_t _mlir_ciface_timed_launch(void *stream) {
   sdfgrtBeginCall();
   void *timer = sdfgrtTimerBegin("timed_launch");

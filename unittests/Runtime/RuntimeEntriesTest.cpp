@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// verify-stream-discipline accepts a call to a runtime entry exactly when
+// sdfg-verify-stream-discipline accepts a call to a runtime entry exactly when
 // RuntimeEntries.def lists it; this test proves that the shared runtime of
 // this vendor build exports every one, so the lint and the runtime cannot
 // drift apart.

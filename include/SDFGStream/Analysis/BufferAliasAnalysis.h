@@ -6,7 +6,7 @@
 //
 // The one place that decides which memory a buffer value (a memref of any
 // kind, ranked or unranked, or an LLVM pointer) may be, and whether two of
-// them may overlap. Used by insert-host-syncs (and its call summaries) and
+// them may overlap. Used by sdfg-insert-host-syncs (and its call summaries) and
 // by every pass that asks "what memory is this value".
 //
 // Each buffer value of a program gets a set of roots, the places its memory

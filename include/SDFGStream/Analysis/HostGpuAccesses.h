@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The access model of insert-host-syncs: for one op of a program's host
+// The access model of sdfg-insert-host-syncs: for one op of a program's host
 // code, which buffers the host reads or writes right there, which ones GPU
 // work enqueued on a stream reads or writes later, and which streams the op
 // synchronizes or orders after one another. Calls are answered from a

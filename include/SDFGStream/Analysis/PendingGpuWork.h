@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The data-flow problem behind insert-host-syncs (and, in its second mode,
+// The data-flow problem behind sdfg-insert-host-syncs (and, in its second mode,
 // behind the ordering of concurrent stream slots: SlotOrdering.h), solved
 // with MLIR's dense
 // forward data-flow framework (control-flow graphs, RegionBranchOpInterface
@@ -130,7 +130,7 @@ private:
 /// The streams of `program` (getProgramStreams) that are idle at every
 /// return, as the program is written: synchronized after the last GPU work
 /// enqueued on them and after the caller's earlier work. Syncs
-/// insert-host-syncs adds later only make more streams idle.
+/// sdfg-insert-host-syncs adds later only make more streams idle.
 SmallVector<Value> getStreamsIdleAtExit(HostGpuAccesses &accesses,
                                         FunctionOpInterface program);
 

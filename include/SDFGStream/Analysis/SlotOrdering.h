@@ -28,7 +28,7 @@
 //
 // A join before a return waits, on slot 0, for the fewest streams that
 // cover every entry (work markers included) slot 0 is not ordered after.
-// Host syncs that insert-host-syncs adds later are not seen: they only
+// Host syncs that sdfg-insert-host-syncs adds later are not seen: they only
 // make some of these waits redundant, never wrong.
 //
 //===----------------------------------------------------------------------===//

@@ -20,7 +20,7 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
 
     A program that takes the caller's stream brackets its body with the
     runtime's `sdfgrtBeginCall()` / `sdfgrtEndCall()`, which collect that
-    status, and is marked `sdfg.program` (`insert-failure-exits` then makes
+    status, and is marked `sdfg.program` (`sdfg-insert-failure-exits` then makes
     it leave at its first failure); a program without GPU work returns 0
     and needs no runtime.
     Public programs get `llvm.emit_c_interface`, so the compiled object
@@ -30,7 +30,7 @@ def ConvertSDFGToFunc : Pass<"convert-sdfg-to-func", "ModuleOp"> {
 
     A public `func.func` with a body is a program too: it gets
     `llvm.emit_c_interface`, and one that takes the caller's stream
-    (`add-external-gpu-stream` marked the argument) and returns nothing
+    (`sdfg-add-external-gpu-stream` marked the argument) and returns nothing
     returns the call's status the same way, its `func.call`s getting the
     (ignored) `i32` result.
 
@@ -88,7 +88,7 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
   let summary = "Lower host code to LLVM, every GPU op on the caller's stream";
   let description = [{
     Lowers the host side of programs that went through
-    `add-external-gpu-stream` and `convert-sdfg-to-func` to the LLVM
+    `sdfg-add-external-gpu-stream` and `convert-sdfg-to-func` to the LLVM
     dialect, in one conversion:
 
     * `!sdfg.stream` becomes `!llvm.ptr` (`void *`); `sdfg.init_streams`
@@ -151,7 +151,7 @@ def ConvertSDFGToLLVM : Pass<"convert-sdfg-to-llvm", "ModuleOp"> {
   ];
 }
 
-def AssembleAmdgpuKernels : Pass<"assemble-amdgpu-kernels", "ModuleOp"> {
+def AssembleAmdgpuKernels : Pass<"sdfg-assemble-amdgpu-kernels", "ModuleOp"> {
   let summary = "Turn AMDGCN assembly kernels into HSA code objects";
   let description = [{
     Replaces every `#rocdl.target` object of a `gpu.binary` that is AMDGCN
@@ -164,7 +164,7 @@ def AssembleAmdgpuKernels : Pass<"assemble-amdgpu-kernels", "ModuleOp"> {
     `/usr/lib/<arch>-linux-gnu`, `lld-22` in `/usr/lib/llvm-22/bin`).
 
     Example: `sdfg-opt --gpu-module-to-binary=format=isa
-    --assemble-amdgpu-kernels="ld-lld=/usr/lib/llvm-22/bin/ld.lld
+    --sdfg-assemble-amdgpu-kernels="ld-lld=/usr/lib/llvm-22/bin/ld.lld
     llvm-mc=/usr/lib/llvm-22/bin/llvm-mc"`.
   }];
   let options = [

@@ -66,28 +66,29 @@ struct LowerToGpuPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> syncCall{
       *this, "sync-call",
-      llvm::cl::desc("Make calls synchronous (make-sync-call)"),
+      llvm::cl::desc("Make calls synchronous (sdfg-make-sync-call)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> checkDevices{
       *this, "check-devices",
       llvm::cl::desc("Fail a call whose GPU buffers are on another device "
-                     "than its stream (check-argument-devices)"),
+                     "than its stream (sdfg-check-argument-devices)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> timers{
       *this, "timers",
-      llvm::cl::desc("Time each call on its streams (instrument-timers)"),
+      llvm::cl::desc("Time each call on its streams (sdfg-instrument-timers)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> concurrentStreams{
       *this, "concurrent-streams",
       llvm::cl::desc("Run the stream slots of programs with more than one "
                      "concurrently, forked from and joined to the caller's "
-                     "stream (add-external-gpu-stream concurrent-streams)"),
+                     "stream (sdfg-add-external-gpu-stream "
+                     "concurrent-streams)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> serializeAsync{
       *this, "serialize-async",
       llvm::cl::desc("Run the token chains of programs in upstream's async "
                      "form on the caller's one stream instead of concurrent "
-                     "slots (add-external-gpu-stream serialize-async)"),
+                     "slots (sdfg-add-external-gpu-stream serialize-async)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> graphMode{
       *this, "graph-mode",
@@ -97,14 +98,14 @@ struct LowerToGpuPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> testOmitHostSyncs{
       *this, "test-omit-host-syncs",
-      llvm::cl::desc("Test only: insert no host syncs (insert-host-syncs "
+      llvm::cl::desc("Test only: insert no host syncs (sdfg-insert-host-syncs "
                      "test-omit-syncs), for the negative controls of the "
                      "GPU hazard tests"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> testOmitStreamWaits{
       *this, "test-omit-stream-waits",
       llvm::cl::desc("Test only: no waits between streams, no join of "
-                     "concurrent slots (add-external-gpu-stream "
+                     "concurrent slots (sdfg-add-external-gpu-stream "
                      "test-omit-stream-waits), for the negative controls of "
                      "the GPU stream-ordering tests"),
       llvm::cl::init(false)};
@@ -118,9 +119,9 @@ struct LowerToGpuPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> testOmitFailureExits{
       *this, "test-omit-failure-exits",
-      llvm::cl::desc("Test only: do not run insert-failure-exits (a failed "
-                     "call runs its host code to the end), for the negative "
-                     "controls of the fail-fast tests"),
+      llvm::cl::desc("Test only: do not run sdfg-insert-failure-exits (a "
+                     "failed call runs its host code to the end), for the "
+                     "negative controls of the fail-fast tests"),
       llvm::cl::init(false)};
 };
 
@@ -138,7 +139,7 @@ LogicalResult verifyLowerToGpuPipelineOptions(
 /// Adds the whole lowering of SDFGStream programs to `pm`: library node
 /// expansion, the external stream, host code to the LLVM dialect on the
 /// caller's stream, kernels to NVVM/ROCDL binaries, and a final
-/// verify-stream-discipline.
+/// sdfg-verify-stream-discipline.
 void buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
                              const LowerToGpuPipelineOptions &options);
 

@@ -6,7 +6,7 @@
 //
 // The names of the runtime entries that generated code brackets a program
 // call with and checks its status through, for the passes that emit them
-// (convert-sdfg-to-func, insert-failure-exits): one spelling, checked at
+// (convert-sdfg-to-func, sdfg-insert-failure-exits): one spelling, checked at
 // compile time against RuntimeEntries.def, the list the runtime implements.
 //
 //===----------------------------------------------------------------------===//

@@ -24,7 +24,7 @@
 |*    stream ordering for the host API, timers).                              *|
 |*                                                                            *|
 |* RuntimeEntries.def lists every entry point declared here; keep the two in  *|
-|* step (verify-stream-discipline rejects calls to anything else).            *|
+|* step (sdfg-verify-stream-discipline rejects calls to anything else).       *|
 |*                                                                            *|
 |* A program library made by sdfg-compile links the static runtime and        *|
 |* exports all of these: it has its own copy of the runtime state (errors,    *|
@@ -516,14 +516,14 @@ SDFGRT_EXPORT int32_t sdfgrtStreamDevice(void *stream, int32_t *device);
  * device than `stream`'s, before any of its GPU work is enqueued; a kernel
  * would otherwise fault on the data or a copy read the wrong device.
  * Managed and host memory, unknown pointers and NULL pass. Emitted for each
- * GPU-memory argument by the `check-argument-devices` pass (pipelines:
+ * GPU-memory argument by the `sdfg-check-argument-devices` pass (pipelines:
  * `check-devices=true`). One pointer-attribute query per argument and
  * call, no GPU work. */
 SDFGRT_EXPORT void sdfgrtCheckDevicePointer(const void *pointer, void *stream,
                                             int32_t argument);
 
 /*===----------------------------------------------------------------------===*\
-|* Timers (emitted by instrument-timers)                                      *|
+|* Timers (emitted by sdfg-instrument-timers)                                 *|
 \*===----------------------------------------------------------------------===*/
 
 /* A timed call of a program records a begin and an end event (timing

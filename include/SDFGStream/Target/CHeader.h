@@ -17,7 +17,7 @@ namespace sdfg {
 /// in `module` as the ahead-of-time build exports it: memrefs as pointers to
 /// strided memref descriptors, symbols and scalars by value, the caller's
 /// stream last as `void *`, and an `int32_t` status result. Programs must
-/// have gone through add-external-gpu-stream.
+/// have gone through sdfg-add-external-gpu-stream.
 LogicalResult translateToCHeader(ModuleOp module, llvm::raw_ostream &os);
 
 /// Registers the `sdfg-to-c-header` translation.

@@ -24,9 +24,9 @@ struct LibraryInterfaceOptions {
 };
 
 /// The manifest of `programs`, the public programs of `module`
-/// (collectCPrograms, after add-external-gpu-stream): for each, its entries,
-/// its parameters (name, kind, element type, shape, layout, memory) and
-/// whether a call synchronizes the host with its streams or makes
+/// (collectCPrograms, after sdfg-add-external-gpu-stream): for each, its
+/// entries, its parameters (name, kind, element type, shape, layout, memory)
+/// and whether a call synchronizes the host with its streams or makes
 /// stream-ordered allocations. The format is documented in docs/python.md
 /// ("Where signatures come from: the manifest").
 FailureOr<llvm::json::Value>

@@ -9,7 +9,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
+def AddExternalGpuStream : Pass<"sdfg-add-external-gpu-stream", "ModuleOp"> {
   let summary = "Run every program with GPU work on a stream passed in by "
                 "the caller";
   let description = [{
@@ -91,11 +91,11 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
     GPU work in another kind of function (`llvm.func`) is an error at the
     op: such a function cannot be given the stream.
     The pass is idempotent: a second run changes nothing. A caller that
-    wants the call to be synchronous adds `make-sync-call`; a blocking GPU
+    wants the call to be synchronous adds `sdfg-make-sync-call`; a blocking GPU
     op that the host reads the result of needs `sdfg.sync` (or
     `gpu.wait`) before the read.
 
-    Example (`--add-external-gpu-stream`):
+    Example (`--sdfg-add-external-gpu-stream`):
 
     ```mlir
     sdfg.sdfg @p(%A: memref<64xf32, 1>, %B: memref<64xf32>) target(gpu, streams = 1) {
@@ -143,11 +143,11 @@ def AddExternalGpuStream : Pass<"add-external-gpu-stream", "ModuleOp"> {
   ];
 }
 
-def MakeSyncCall : Pass<"make-sync-call", "ModuleOp"> {
+def MakeSyncCall : Pass<"sdfg-make-sync-call", "ModuleOp"> {
   let summary = "Synchronize the program's streams before it returns";
   let description = [{
     Makes calls of programs synchronous: before every return of a program
-    that takes the caller's stream (run `add-external-gpu-stream` first),
+    that takes the caller's stream (run `sdfg-add-external-gpu-stream` first),
     inserts one `sdfg.sync` that synchronizes each distinct stream of the
     program's slots once. All slots carry the caller's stream, so that is one
     `cudaStreamSynchronize` of the caller's stream: never a device-wide
@@ -155,7 +155,7 @@ def MakeSyncCall : Pass<"make-sync-call", "ModuleOp"> {
     slots are joined into slot 0 before each return, so there too the one
     sync is of the caller's stream. A return that such a sync already
     precedes, with only host code between them that calls nothing (the
-    host read `insert-host-syncs` synced for), gets no second one.
+    host read `sdfg-insert-host-syncs` synced for), gets no second one.
 
     Without this pass a call is asynchronous: it returns as soon as its work
     is enqueued.
@@ -187,10 +187,10 @@ def ExpandLibraryNodes : Pass<"sdfg-expand-library-nodes", "ModuleOp"> {
     `gpu.module` for a GPU program, host loops for a CPU program. Nodes with
     the same implementation share one nested program.
 
-    When the node already runs on a stream (`add-external-gpu-stream` ran
+    When the node already runs on a stream (`sdfg-add-external-gpu-stream` ran
     before), the nested program takes that stream as its last argument and
     all of its GPU work runs on it; otherwise the nested program is a plain
-    program that a later `add-external-gpu-stream` threads like any other.
+    program that a later `sdfg-add-external-gpu-stream` threads like any other.
   }];
   let dependentDialects = [
     "::mlir::sdfg::SDFGDialect", "::mlir::gpu::GPUDialect",
@@ -199,16 +199,16 @@ def ExpandLibraryNodes : Pass<"sdfg-expand-library-nodes", "ModuleOp"> {
   ];
 }
 
-def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
+def InsertHostSyncs : Pass<"sdfg-insert-host-syncs", "ModuleOp"> {
   let summary = "Synchronize a stream exactly where host code would race "
                 "with its GPU work";
   let description = [{
-    Once `add-external-gpu-stream` has made GPU work asynchronous, host code
-    that accesses memory which GPU work on a stream may still read or write
-    must first synchronize that stream. This pass inserts `sdfg.sync` of
-    exactly those streams before each such access, on every path, and
-    nowhere else. It solves one dense forward data-flow problem per program
-    (MLIR's data-flow framework; the lattice is documented in
+    Once `sdfg-add-external-gpu-stream` has made GPU work asynchronous, host
+    code that accesses memory which GPU work on a stream may still read or write
+    must first synchronize that stream. This pass inserts `sdfg.sync` of exactly
+    those streams before each such access, on every path, and nowhere else. It
+    solves one dense forward data-flow problem per program (MLIR's data-flow
+    framework; the lattice is documented in
     `SDFGStream/Analysis/PendingGpuWork.h`): which (stream, buffer, read or
     write) GPU accesses may still be pending at each point.
 
@@ -260,7 +260,7 @@ def InsertHostSyncs : Pass<"insert-host-syncs", "ModuleOp"> {
                            "::mlir::cf::ControlFlowDialect"];
 }
 
-def InsertFailureExits : Pass<"insert-failure-exits", "ModuleOp"> {
+def InsertFailureExits : Pass<"sdfg-insert-failure-exits", "ModuleOp"> {
   let summary = "Leave a program call at its first failing operation, "
                 "freeing what it took";
   let description = [{
@@ -320,14 +320,14 @@ def InsertFailureExits : Pass<"insert-failure-exits", "ModuleOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
-def CheckArgumentDevices : Pass<"check-argument-devices", "ModuleOp"> {
+def CheckArgumentDevices : Pass<"sdfg-check-argument-devices", "ModuleOp"> {
   let summary = "Check at run time that GPU buffers are on the stream's device";
   let description = [{
     A caller's stream belongs to one device; buffers in GPU memory passed
     with it must be on that device too, or a kernel faults on them (on a
     multi-GPU node, an easy mistake: data on device 0, a stream created on
     device 1). In every public program that takes the caller's stream (run
-    `add-external-gpu-stream` first), this pass inserts right after
+    `sdfg-add-external-gpu-stream` first), this pass inserts right after
     `sdfg.init_streams`, for each argument in GPU memory
     (`#gpu.address_space<global>` or memory space 1),
 
@@ -345,18 +345,19 @@ def CheckArgumentDevices : Pass<"check-argument-devices", "ModuleOp"> {
   let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
 }
 
-def InstrumentTimers : Pass<"instrument-timers", "ModuleOp"> {
+def InstrumentTimers : Pass<"sdfg-instrument-timers", "ModuleOp"> {
   let summary = "Time each call of a program on its own streams";
   let description = [{
     Measures the GPU time of programs with events recorded on the program's
     own streams: in every program that takes the caller's stream (run
-    `add-external-gpu-stream` first), inserts right after `sdfg.init_streams`
+    `sdfg-add-external-gpu-stream` first), inserts right after
+    `sdfg.init_streams`
 
     ```mlir
     %timer = sdfg.timer_begin "<program>" on %slot0, %slot1, ...
     ```
 
-    and before every return (before the syncs `make-sync-call` placed
+    and before every return (before the syncs `sdfg-make-sync-call` placed
     there, so that a synchronous call also waits for its end events)
 
     ```mlir
@@ -383,7 +384,7 @@ def InstrumentTimers : Pass<"instrument-timers", "ModuleOp"> {
   let dependentDialects = ["::mlir::sdfg::SDFGDialect"];
 }
 
-def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
+def VerifyStreamDiscipline : Pass<"sdfg-verify-stream-discipline", "ModuleOp"> {
   let summary = "Prove that lowered code only uses the caller's stream";
   let description = [{
     A lint over LLVM-dialect host code (the output of `sdfg-lower-to-cuda`,
@@ -424,7 +425,7 @@ def VerifyStreamDiscipline : Pass<"verify-stream-discipline", "ModuleOp"> {
   }];
 }
 
-def VerifyKernelTargets : Pass<"verify-kernel-targets", "ModuleOp"> {
+def VerifyKernelTargets : Pass<"sdfg-verify-kernel-targets", "ModuleOp"> {
   let summary = "Fail on kernels already built or targeted for another vendor";
   let description = [{
     Producers may attach compilation targets to their kernel modules
@@ -450,7 +451,7 @@ def VerifyKernelTargets : Pass<"verify-kernel-targets", "ModuleOp"> {
   ];
 }
 
-def VerifyFullyLowered : Pass<"verify-fully-lowered"> {
+def VerifyFullyLowered : Pass<"sdfg-verify-fully-lowered"> {
   let summary = "Fail on anything a lowering left unconverted";
   let description = [{
     A lint for the end of a lowering, so that what `mlir-translate` would

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The building blocks of add-external-gpu-stream, shared with the library
+// The building blocks of sdfg-add-external-gpu-stream, shared with the library
 // node expansion so that a nested program built late gets the caller's
 // stream exactly like one written by hand.
 //

@@ -129,7 +129,7 @@ static void convertProgram(SDFGOp program, bool graphMode) {
   program.erase();
 }
 
-/// Whether `function` takes the caller's stream (add-external-gpu-stream
+/// Whether `function` takes the caller's stream (sdfg-add-external-gpu-stream
 /// marked the argument).
 static bool takesExternalStream(func::FuncOp function) {
   for (unsigned index = 0, e = function.getNumArguments(); index < e; ++index)
@@ -247,7 +247,7 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
   if (function.getNumResults() != 0) {
     // A function that returns values of its own keeps its signature, but
     // its calls are bracketed all the same: a failure stops its GPU work
-    // (insert-failure-exits, which returns poison then), frees what the
+    // (sdfg-insert-failure-exits, which returns poison then), frees what the
     // call took, and is read with sdfgrtGetLastErrorCode(). Never in graph
     // mode: what it allocates may be returned, and graph mode keeps a
     // program's allocations for its next call.

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Upstream gpu-to-llvm passes an op's single async dependency to the runtime
-// as the stream. add-external-gpu-stream made that dependency the caller's
+// as the stream. sdfg-add-external-gpu-stream made that dependency the caller's
 // stream, so this pass only has to make `!sdfg.stream` an `!llvm.ptr`, turn
 // the stream ops into that pointer, and refuse everything that upstream
 // would lower by inventing a stream.
@@ -60,7 +60,7 @@ static LogicalResult verifyOnStream(Operation *op) {
   if (isa<gpu::WaitOp>(op))
     return op->emitOpError()
            << "would synchronize or destroy a stream when lowered; run "
-              "add-external-gpu-stream first (it turns waits into "
+              "sdfg-add-external-gpu-stream first (it turns waits into "
               "sdfg.sync)";
   auto asyncOp = dyn_cast<gpu::AsyncOpInterface>(op);
   if (!asyncOp)
@@ -71,8 +71,8 @@ static LogicalResult verifyOnStream(Operation *op) {
   if (asyncOp.getAsyncDependencies().size() != 1 || !asyncOp.getAsyncToken())
     return op->emitOpError()
            << "is not on a stream (it needs exactly one async dependency, "
-              "the stream, and an async token); run add-external-gpu-stream "
-              "first";
+              "the stream, and an async token); run "
+              "sdfg-add-external-gpu-stream first";
   if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
     for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands()))
       if (isa<UnrankedMemRefType>(operand.getType()))

@@ -20,7 +20,7 @@
 namespace mlir {
 namespace sdfg {
 
-/// A host GPU op that add-external-gpu-stream put on a stream, lowered in
+/// A host GPU op that sdfg-add-external-gpu-stream put on a stream, lowered in
 /// place of upstream's pattern for it.
 template <typename OpTy>
 struct OnStreamPattern : public ConvertOpToLLVMPattern<OpTy> {
@@ -28,8 +28,8 @@ struct OnStreamPattern : public ConvertOpToLLVMPattern<OpTy> {
   explicit OnStreamPattern(const LLVMTypeConverter &converter)
       : ConvertOpToLLVMPattern<OpTy>(converter, /*benefit=*/2) {}
 
-  /// The stream of an op that add-external-gpu-stream put on one: its single
-  /// async dependency (null otherwise; verifyOnStream reported it).
+  /// The stream of an op that sdfg-add-external-gpu-stream put on one: its
+  /// single async dependency (null otherwise; verifyOnStream reported it).
   static Value streamOf(OpTy op, ValueRange dependencies) {
     if (dependencies.size() != 1 || !op.getAsyncToken())
       return {};

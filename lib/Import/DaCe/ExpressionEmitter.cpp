@@ -238,7 +238,7 @@ std::string ExpressionBuilder::dottedName(const PyExpr &expr) {
 }
 
 /// Loads one element of a container, staging it through host memory when
-/// host code reads GPU memory (insert-host-syncs then syncs before the
+/// host code reads GPU memory (sdfg-insert-host-syncs then syncs before the
 /// load).
 static CValue loadElement(ProgramEmitter &e, const Container &container,
                               ArrayRef<Value> indices, Location location) {

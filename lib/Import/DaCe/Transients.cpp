@@ -11,7 +11,7 @@
 // local array, per thread in a kernel); one used in a single state lives
 // for each execution of that state; any other, and every transient of
 // another lifetime, for the whole call. GPU transients are stream-ordered
-// gpu.alloc / gpu.dealloc, which add-external-gpu-stream puts on the
+// gpu.alloc / gpu.dealloc, which sdfg-add-external-gpu-stream puts on the
 // caller's stream, as DaCe's `pool: true` asks.
 //
 //===----------------------------------------------------------------------===//

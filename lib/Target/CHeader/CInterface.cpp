@@ -218,7 +218,7 @@ static FailureOr<CProgram> getCProgram(FunctionOpInterface program,
            << " is no C identifier (or names another program's entry); "
               "rename it";
   // A GPU program's entry takes the caller's stream, which
-  // add-external-gpu-stream adds; declared before that, the header would
+  // sdfg-add-external-gpu-stream adds; declared before that, the header would
   // promise an entry without the stream that the library does not have.
   bool takesStream =
       llvm::any_of(llvm::seq(program.getNumArguments()), [&](unsigned index) {
@@ -237,7 +237,7 @@ static FailureOr<CProgram> getCProgram(FunctionOpInterface program,
     return program.emitError()
            << "program @" << name
            << " does GPU work but has not been given the caller's stream; "
-              "run add-external-gpu-stream before --sdfg-to-c-header (as "
+              "run sdfg-add-external-gpu-stream before --sdfg-to-c-header (as "
               "sdfg-compile does)";
 
   CProgram entry{program, name.str(), "", returnsStatus(program),
@@ -276,7 +276,7 @@ static FailureOr<CProgram> getCProgram(FunctionOpInterface program,
                << "names its stream argument '" << markerName
                << "' (sdfg.external_stream), which is no C identifier "
                   "the header can give it (not a keyword, not argN); "
-                  "choose another name (add-external-gpu-stream's "
+                  "choose another name (sdfg-add-external-gpu-stream's "
                   "argument-name)";
       parameter = markerName.str();
     }

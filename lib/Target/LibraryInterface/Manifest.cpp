@@ -9,10 +9,10 @@
 // manifest says it as JSON, written from the same C interface as the header
 // (CInterface.h), so names and types agree with it. Whether a call
 // synchronizes the host is decided by running the passes that insert host
-// syncs (insert-host-syncs, and make-sync-call for --sync-call) on a copy
-// of the module, as the lowering does; whether it makes stream-ordered
-// allocations, by its gpu.alloc ops. Together they say whether a graph
-// captured from a call can be a child graph (XLA's command buffers).
+// syncs (sdfg-insert-host-syncs, and sdfg-make-sync-call for --sync-call) on a
+// copy of the module, as the lowering does; whether it makes stream-ordered
+// allocations, by its gpu.alloc ops. Together they say whether a graph captured
+// from a call can be a child graph (XLA's command buffers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,9 +121,9 @@ static std::string spellLocation(Location loc) {
 
 namespace {
 /// Whether a program, or a program it calls, has an op that `matches`: an
-/// sdfg.sync (a host sync, as insert-host-syncs and make-sync-call write
-/// it), or a gpu.alloc (a stream-ordered allocation: CUDA cannot use a graph
-/// captured from such a call as a child graph, which is how XLA's command
+/// sdfg.sync (a host sync, as sdfg-insert-host-syncs and sdfg-make-sync-call
+/// write it), or a gpu.alloc (a stream-ordered allocation: CUDA cannot use a
+/// graph captured from such a call as a child graph, which is how XLA's command
 /// buffers take a custom call in).
 class CalleeFinder {
 public:
@@ -164,8 +164,9 @@ mlir::sdfg::buildManifest(ModuleOp module, ArrayRef<CProgram> programs,
   if (options.syncCall)
     pm.addPass(createMakeSyncCall());
   if (failed(pm.run(*synced)))
-    return module.emitError("the manifest could not tell where calls "
-                            "synchronize the host (insert-host-syncs failed)");
+    return module.emitError(
+        "the manifest could not tell where calls synchronize the host "
+        "(sdfg-insert-host-syncs failed)");
   CalleeFinder syncs([](Operation *op) { return isa<SyncOp>(op); });
   CalleeFinder allocations([](Operation *op) { return isa<gpu::AllocOp>(op); });
 

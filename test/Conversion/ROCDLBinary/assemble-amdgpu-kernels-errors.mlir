@@ -1,5 +1,5 @@
 // REQUIRES: rocm-toolkit
-// RUN: sdfg-opt %s --gpu-module-to-binary="format=isa toolkit=%rocm_toolkit" --assemble-amdgpu-kernels="ld-lld=%t.missing/ld.lld" -verify-diagnostics -o /dev/null
+// RUN: sdfg-opt %s --gpu-module-to-binary="format=isa toolkit=%rocm_toolkit" --sdfg-assemble-amdgpu-kernels="ld-lld=%t.missing/ld.lld" -verify-diagnostics -o /dev/null
 
 // A tool that cannot be found is an error at the binary.
 module attributes {gpu.container_module} {

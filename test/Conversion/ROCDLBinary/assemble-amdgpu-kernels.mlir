@@ -1,5 +1,5 @@
 // REQUIRES: rocm-toolkit
-// RUN: sdfg-opt %s --gpu-module-to-binary="format=isa toolkit=%rocm_toolkit" --assemble-amdgpu-kernels="ld-lld=%ld_lld" | FileCheck %s
+// RUN: sdfg-opt %s --gpu-module-to-binary="format=isa toolkit=%rocm_toolkit" --sdfg-assemble-amdgpu-kernels="ld-lld=%ld_lld" | FileCheck %s
 
 // AMDGCN assembly becomes an HSA code object (an ELF file), assembled with
 // the llvm-mc of MLIR's LLVM (not an older one in PATH).

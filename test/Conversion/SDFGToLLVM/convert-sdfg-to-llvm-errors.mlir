@@ -4,7 +4,7 @@
 // reason, instead of being lowered (or silently left behind).
 
 func.func @not_on_stream(%D: memref<16xf32, 1>, %H: memref<16xf32>) {
-  // expected-error @+1 {{'gpu.memcpy' op is not on a stream (it needs exactly one async dependency, the stream, and an async token); run add-external-gpu-stream first}}
+  // expected-error @+1 {{'gpu.memcpy' op is not on a stream (it needs exactly one async dependency, the stream, and an async token); run sdfg-add-external-gpu-stream first}}
   gpu.memcpy %D, %H : memref<16xf32, 1>, memref<16xf32>
   return
 }
@@ -12,7 +12,7 @@ func.func @not_on_stream(%D: memref<16xf32, 1>, %H: memref<16xf32>) {
 // -----
 
 func.func @wait() {
-  // expected-error @+1 {{'gpu.wait' op would synchronize or destroy a stream when lowered; run add-external-gpu-stream first (it turns waits into sdfg.sync)}}
+  // expected-error @+1 {{'gpu.wait' op would synchronize or destroy a stream when lowered; run sdfg-add-external-gpu-stream first (it turns waits into sdfg.sync)}}
   %0 = gpu.wait async
   return
 }

@@ -1,7 +1,7 @@
 // RUN: sdfg-opt %s -expand-strided-metadata -sdfg-record-locations -convert-to-llvm -reconcile-unrealized-casts | FileCheck %s
 
 // Another compiler's convert-to-llvm lowers the host code of a program that
-// went through add-external-gpu-stream and convert-sdfg-to-func, through
+// went through sdfg-add-external-gpu-stream and convert-sdfg-to-func, through
 // the sdfg dialect's ConvertToLLVMPatternInterface: every runtime call on
 // the caller's stream, the view's offset kept, the locations recorded.
 

@@ -161,7 +161,7 @@ func.func @stream_returned(%s: !sdfg.stream {sdfg.external_stream = "s"}) -> !sd
 // -----
 
 // Stream slots are bounded (passes make one value per slot): 3000000000
-// used to run out of memory in add-external-gpu-stream.
+// used to run out of memory in sdfg-add-external-gpu-stream.
 // expected-error @+1 {{'sdfg.sdfg' op declares 3000000000 stream slots; a program has at most 1024}}
 sdfg.sdfg @too_many_slots(%A: memref<64xf32, 1>, %B: memref<64xf32>) target(gpu, streams = 3000000000) {
   gpu.memcpy %A, %B : memref<64xf32, 1>, memref<64xf32>

@@ -5,8 +5,8 @@
 // host awaits the last region, copies the result into a buffer it has
 // registered with the GPU (pinned: the copy is asynchronous, as is the
 // first one, from a registered input) and prints it.
-// add-external-gpu-stream runs the regions in place on the caller's stream;
-// the print reads the copy only after the host sync insert-host-syncs puts
+// sdfg-add-external-gpu-stream runs the regions in place on the caller's stream;
+// the print reads the copy only after the host sync sdfg-insert-host-syncs puts
 // before it. Built with --test-omit-host-syncs (the negative control,
 // async-execute.test) the print comes before the copy has landed.
 //   d0 = [0, 1]; d1 = d0 + 1; d0 = d0 * 10 + d1 (after 20 ms)  ->  [1, 12]

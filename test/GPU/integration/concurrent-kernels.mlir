@@ -5,7 +5,7 @@
 // one kernel each, which raises its own flag and spins until the other's is
 // raised: the kernels finish only if both run at once. Each then records
 // what it saw; the results are copied back after a blocking wait on both
-// and printed: [1, 1]. add-external-gpu-stream gives the two chains two
+// and printed: [1, 1]. sdfg-add-external-gpu-stream gives the two chains two
 // slots forked from the caller's stream; built with --serialize-async both
 // go on the caller's one stream, and the first kernel spins forever
 // (concurrent-kernels.test shows it and kills it by a timeout).

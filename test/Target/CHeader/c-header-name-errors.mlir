@@ -9,7 +9,7 @@ func.func @"my-prog"() {
 
 // -----
 
-// expected-error @+1 {{names its stream argument 'arg0' (sdfg.external_stream), which is no C identifier the header can give it (not a keyword, not argN); choose another name (add-external-gpu-stream's argument-name)}}
+// expected-error @+1 {{names its stream argument 'arg0' (sdfg.external_stream), which is no C identifier the header can give it (not a keyword, not argN); choose another name (sdfg-add-external-gpu-stream's argument-name)}}
 sdfg.sdfg @clash(%s: !sdfg.stream {sdfg.external_stream = "arg0"}) target(gpu) {
   %slot = sdfg.init_streams %s -> !sdfg.stream
   sdfg.return

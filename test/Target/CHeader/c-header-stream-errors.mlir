@@ -1,10 +1,10 @@
 // RUN: sdfg-translate --split-input-file --sdfg-to-c-header %s -verify-diagnostics -o /dev/null
 
-// A GPU program that add-external-gpu-stream has not given the caller's
+// A GPU program that sdfg-add-external-gpu-stream has not given the caller's
 // stream: its header would declare an entry without the stream parameter
 // that the built library then takes. An error at the program.
 
-// expected-error @+1 {{program @gpu_program does GPU work but has not been given the caller's stream; run add-external-gpu-stream before --sdfg-to-c-header (as sdfg-compile does)}}
+// expected-error @+1 {{program @gpu_program does GPU work but has not been given the caller's stream; run sdfg-add-external-gpu-stream before --sdfg-to-c-header (as sdfg-compile does)}}
 sdfg.sdfg @gpu_program(%a: memref<16xf32, #gpu.address_space<global>>) target(gpu) {
   sdfg.return
 }

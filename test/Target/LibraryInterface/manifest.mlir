@@ -5,10 +5,10 @@
 // program that only enqueues says false and one that reads GPU results on
 // the host says true; with --library-sync-call, every GPU program does).
 //
-// RUN: sdfg-opt %s -add-external-gpu-stream --mlir-print-debuginfo | sdfg-translate --sdfg-to-manifest | FileCheck %s
-// RUN: sdfg-opt %s -add-external-gpu-stream --mlir-print-debuginfo | sdfg-translate --sdfg-to-manifest --library-sync-call | FileCheck %s --check-prefix=SYNC
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream --mlir-print-debuginfo | sdfg-translate --sdfg-to-manifest | FileCheck %s
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream --mlir-print-debuginfo | sdfg-translate --sdfg-to-manifest --library-sync-call | FileCheck %s --check-prefix=SYNC
 // The manifest names and types the parameters as the header does.
-// RUN: sdfg-opt %s -add-external-gpu-stream | sdfg-translate --sdfg-to-c-header | FileCheck %s --check-prefix=HEADER
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream | sdfg-translate --sdfg-to-c-header | FileCheck %s --check-prefix=HEADER
 
 // HEADER: int32_t _mlir_ciface_enqueue_only(sdfg_memref_2d_float *field, sdfg_memref_1d_int32_t *arg1, double alpha, void *external_gpu_stream);
 // HEADER: int32_t _mlir_ciface_reads_back(sdfg_memref_1d_float *arg0, sdfg_memref_1d_float *arg1, void *external_gpu_stream);

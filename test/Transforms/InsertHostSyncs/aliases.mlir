@@ -1,13 +1,13 @@
-// Class 1, 2 and 7 of insert-host-syncs: a host access through any alias
+// Class 1, 2 and 7 of sdfg-insert-host-syncs: a host access through any alias
 // of a buffer that GPU work may still write is seen (casts of every kind,
 // reshapes, select, region results, block arguments, globals, arguments that
 // may alias each other), unranked memrefs count like ranked ones, and
 // metadata-only uses are no reads. Programs in the shape upstream's CUDA
 // integration tests have: func.func, gpu ops in sync form, printMemrefF32.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
 // A second run changes nothing.
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 func.func private @printMemrefF32(memref<*xf32>)
 

@@ -1,4 +1,4 @@
-// Class 5 of insert-host-syncs: the body of async.execute runs later, on
+// Class 5 of sdfg-insert-host-syncs: the body of async.execute runs later, on
 // another thread, while the code after the op goes on. It is entered with
 // the state before the op, but nothing it does counts after the op: not its
 // syncs (it may not have run yet), and its GPU work stays pending (it may
@@ -6,11 +6,11 @@
 // credits nothing either) gets its own sync.
 //
 // The inputs are already on their stream, as a producer that threads the
-// stream itself writes them (add-external-gpu-stream runs async.execute
+// stream itself writes them (sdfg-add-external-gpu-stream runs async.execute
 // regions in place, so after it none are left: issue 23).
 //
-// RUN: sdfg-opt %s -split-input-file -insert-host-syncs | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 // The body reads the copy's result and gets a sync; the read after the op
 // does not count on it.

@@ -1,4 +1,4 @@
-// Class 4 of insert-host-syncs: a callee's summary says on which stream its
+// Class 4 of sdfg-insert-host-syncs: a callee's summary says on which stream its
 // GPU work runs, what leaves it, and which streams it leaves idle:
 //   * work on a `!sdfg.stream` it is given besides its own is pending on the
 //     stream the caller passes there, and synced on that one;
@@ -8,8 +8,8 @@
 //   * a callee that ends with its stream synchronized (it read its own
 //     copy-back) leaves nothing pending: the caller does not sync again.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 // The callee copies back on the other stream it is given.
 func.func private @copy_back_on(%s: !sdfg.stream, %h: memref<4xf32>, %d: memref<4xf32, 1>) {

@@ -1,11 +1,11 @@
-// Class 6 of insert-host-syncs: a summary of each callee decides what a call
+// Class 6 of sdfg-insert-host-syncs: a summary of each callee decides what a call
 // needs: which arguments (and globals) it reads or writes on the host, which
 // only through GPU work on the stream. Body-less declarations read and write
 // every buffer they are given (those that take the stream: GPU-only buffers
 // only through GPU work on it); recursion is fine.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 // A callee that only uploads its argument (GPU work on the stream, ordered
 // after the caller's copy): no sync before the call; the caller's read after

@@ -6,7 +6,7 @@
 // be accessed by every later kernel. The host read of the buffer after such
 // a kernel waits for it.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @k {

@@ -5,7 +5,7 @@
 // kernel given it may write the buffer. Upstream's synchronous GPU ops had
 // finished before such a call; on the caller's stream the call must wait.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @k {

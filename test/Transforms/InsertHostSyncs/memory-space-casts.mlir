@@ -1,4 +1,4 @@
-// Class 7 of insert-host-syncs: host memory the GPU addresses through a view
+// Class 7 of sdfg-insert-host-syncs: host memory the GPU addresses through a view
 // in a GPU memory space (memref.memory_space_cast of a pinned or mapped
 // host buffer, llvm.addrspacecast of its pointer) is still that host
 // buffer: a kernel writing the view and the host reading the buffer (or
@@ -6,8 +6,8 @@
 // decided by what it is (the root: a host argument, gpu.alloc, ...), never
 // by the type of the view in hand.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @k {

@@ -7,7 +7,7 @@
 // argument): noalias lifts the aliasing between arguments, not with
 // unknown memory.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @k {

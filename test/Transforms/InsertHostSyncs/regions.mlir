@@ -1,10 +1,10 @@
-// Class 4 of insert-host-syncs: every structured op through
+// Class 4 of sdfg-insert-host-syncs: every structured op through
 // RegionBranchOpInterface (scf.while, scf.if, scf.index_switch, scf.for,
 // scf.parallel, scf.forall and their nesting), irreducible control flow,
 // and syncs hoisted out of loops only where that is sound.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 // A convergence loop: the after region copies a flag back, the before region
 // reads it. The sync stays in the before region, in front of the read.

@@ -5,9 +5,9 @@
 // finished before the return. Heap buffers wait at their dealloc, as
 // before.
 //
-// RUN: sdfg-opt %s -add-external-gpu-stream -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
 // A second run changes nothing.
-// RUN: sdfg-opt %s -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 module attributes {gpu.container_module} {
   // CHECK-LABEL: func.func @upload_from_stack

@@ -1,10 +1,10 @@
-// Class 3 and 5 of insert-host-syncs: a host write into memory that pending
+// Class 3 and 5 of sdfg-insert-host-syncs: a host write into memory that pending
 // GPU work still reads waits for it (the source of an asynchronous H2D copy,
 // host-registered or managed memory a kernel reads), a host read of it does
 // not; which memory a buffer is comes from where it comes from.
 //
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | FileCheck %s
-// RUN: sdfg-opt %s -split-input-file -add-external-gpu-stream -insert-host-syncs | sdfg-opt -insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | FileCheck %s
+// RUN: sdfg-opt %s -split-input-file -sdfg-add-external-gpu-stream -sdfg-insert-host-syncs | sdfg-opt -sdfg-insert-host-syncs | FileCheck %s
 
 // The source of an H2D copy: reading it again needs nothing, overwriting it
 // (or freeing it) waits for the copy.

@@ -30,7 +30,7 @@ struct ToyDSLPipelineOptions
   PassOptions::Option<bool> syncCall{
       *this, "sync-call",
       llvm::cl::desc("Return only once the caller's stream has finished the "
-                     "call's GPU work (make-sync-call)"),
+                     "call's GPU work (sdfg-make-sync-call)"),
       llvm::cl::init(false)};
   PassOptions::Option<std::string> streamName{
       *this, "stream-name",
@@ -40,7 +40,8 @@ struct ToyDSLPipelineOptions
 
 /// The DSL's programs on the caller's stream, still in the `gpu` and `sdfg`
 /// dialects: toy-dsl-to-sdfg, then SDFGStream's library node expansion,
-/// add-external-gpu-stream, insert-host-syncs and (sync-call) make-sync-call.
+/// sdfg-add-external-gpu-stream, sdfg-insert-host-syncs and (sync-call)
+/// sdfg-make-sync-call.
 void buildToyDSLToGpuOnCallerStreamPipeline(
     OpPassManager &pm, const ToyDSLPipelineOptions &options);
 

@@ -25,7 +25,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
-  // SDFGStream: add-external-gpu-stream, make-sync-call, ..., the
+  // SDFGStream: sdfg-add-external-gpu-stream, sdfg-make-sync-call, ..., the
   // convert-sdfg-to-* passes and sdfg-lower-to-cuda / sdfg-lower-to-rocm.
   mlir::sdfg::registerSDFGStreamTransformsPasses();
   mlir::sdfg::registerSDFGStreamConversionPasses();

@@ -7,7 +7,7 @@
 // The pieces of convert-sdfg-to-llvm for another compiler's own lowering:
 // type conversions, patterns, and the sdfg dialect's
 // ConvertToLLVMPatternInterface, so that a `convert-to-llvm` lowers the
-// stream ops of a program that went through add-external-gpu-stream.
+// stream ops of a program that went through sdfg-add-external-gpu-stream.
 //
 //===----------------------------------------------------------------------===//
 

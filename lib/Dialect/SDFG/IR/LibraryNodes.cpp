@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Each library node builds the nested program that implements it, for the
-// GPU (kernels in a gpu.module, launched in sync form: add-external-gpu-stream
-// moves them onto the stream) and for the CPU (host loops).
+// GPU (kernels in a gpu.module, launched in sync form:
+// sdfg-add-external-gpu-stream moves them onto the stream) and for the CPU
+// (host loops).
 //
 //===----------------------------------------------------------------------===//
 

@@ -36,9 +36,9 @@ def SDFG_Dialect : Dialect {
     * `sdfg.call` and library nodes (`sdfg.reduce`), which pass the stream
       on to nested programs;
     * `!sdfg.timer`, `sdfg.timer_begin` and `sdfg.timer_end`, which time a
-      call on the program's own streams (`instrument-timers`);
+      call on the program's own streams (`sdfg-instrument-timers`);
     * `sdfg.check_device`, which fails a call whose GPU buffer lives on
-      another device than its stream (`check-argument-devices`).
+      another device than its stream (`sdfg-check-argument-devices`).
 
     Array storage: a memref in the `#gpu.address_space<global>` memory space
     lives in GPU global memory; a memref in the default memory space lives
@@ -58,10 +58,10 @@ def SDFG_Dialect : Dialect {
       `func.func` with more than one stream slot asks for concurrent slots:
       slot 0 is the caller's stream, the others run on streams of the
       runtime's pool, forked from and joined back to the caller's stream
-      (`add-external-gpu-stream` makes its `sdfg.init_streams` concurrent);
+      (`sdfg-add-external-gpu-stream` makes its `sdfg.init_streams` concurrent);
     * `sdfg.token_chains` (a unit attribute) on a program with concurrent
       slots says that its slots are its token chains
-      (`add-external-gpu-stream` sets it where it derives them): the
+      (`sdfg-add-external-gpu-stream` sets it where it derives them): the
       program's tokens order the slots, so no wait is added between them
       for buffers they share, only the join before each return;
     * `sdfg.graph_mode` (a unit attribute) on an `sdfg.sdfg` or `func.func`

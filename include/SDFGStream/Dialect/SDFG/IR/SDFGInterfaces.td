@@ -15,7 +15,7 @@ def SDFG_LibraryNodeOpInterface : OpInterface<"LibraryNodeOpInterface"> {
     A library node is a coarse operation (a reduction, a BLAS call, ...) that
     `sdfg-expand-library-nodes` replaces by a call to a nested program that
     implements it. A library node in a GPU program carries an optional stream
-    operand: once `add-external-gpu-stream` has set it, the nested program
+    operand: once `sdfg-add-external-gpu-stream` has set it, the nested program
     built by the expansion takes the caller's stream as well, so its kernels
     run on that stream no matter when the node is expanded.
 
@@ -25,7 +25,7 @@ def SDFG_LibraryNodeOpInterface : OpInterface<"LibraryNodeOpInterface"> {
   let methods = [
     InterfaceMethod<[{
       Returns the stream the node runs on, or a null value before
-      `add-external-gpu-stream` has set one.
+      `sdfg-add-external-gpu-stream` has set one.
     }], "::mlir::Value", "getNodeStream">,
     InterfaceMethod<[{
       Sets the stream the node runs on.

@@ -127,7 +127,7 @@ def SDFG_CallOp : SDFG_Op<"call", [
   let summary = "Calls a nested program";
   let description = [{
     Runs the `sdfg.sdfg` program `callee` (a nested SDFG) with the given
-    arguments. Once `add-external-gpu-stream` has run, a call to a program
+    arguments. Once `sdfg-add-external-gpu-stream` has run, a call to a program
     with GPU work passes the stream of the caller's slot (`sdfg.stream_slot`,
     default 0) as the last argument, so the nested program's kernels run on
     the caller's stream. A CPU program cannot call a GPU program.
@@ -185,7 +185,7 @@ def SDFG_InitStreamsOp : SDFG_Op<"init_streams", [Pure]> {
     at this point is ordered after everything the caller enqueued before
     the call (an event recorded on the caller's stream and waited for on
     each slot's). Work on different slots then runs concurrently unless an
-    `sdfg.stream_wait` orders it; `add-external-gpu-stream` puts one
+    `sdfg.stream_wait` orders it; `sdfg-add-external-gpu-stream` puts one
     wherever a slot uses what another produced, and joins every slot back
     into slot 0 before each return.
 
@@ -271,8 +271,8 @@ def SDFG_StreamWaitOp : SDFG_Op<"stream_wait", [
     both calls are legal while the streams are being captured into a graph.
     Waiting on the same stream does nothing.
 
-    `add-external-gpu-stream` inserts it where a GPU op depends on tokens of
-    two different streams (`gpu.wait async [%a, %b]`, or an op with both as
+    `sdfg-add-external-gpu-stream` inserts it where a GPU op depends on tokens
+    of two different streams (`gpu.wait async [%a, %b]`, or an op with both as
     async dependencies): the op then runs on one of them, after the other.
 
     Example:
@@ -296,7 +296,7 @@ def SDFG_CheckDeviceOp : SDFG_Op<"check_device", [
     is, the program call fails with an error that names the argument number
     `argument` and both devices (a kernel would fault on such data, or a
     copy read another device's memory); managed and host memory pass.
-    Inserted by `check-argument-devices`.
+    Inserted by `sdfg-check-argument-devices`.
 
     Example:
 
@@ -325,7 +325,7 @@ def SDFG_TimerBeginOp : SDFG_Op<"timer_begin", [
     GPU time of the call, from its first begin event to its last end event,
     is added to the program's total, which the runtime's C API reads
     (`sdfgrtTimerQuery`). Recording an event is asynchronous: the host never
-    waits here. Inserted by `instrument-timers`.
+    waits here. Inserted by `sdfg-instrument-timers`.
 
     Example:
 
@@ -379,8 +379,8 @@ def SDFG_ReduceOp : SDFG_Op<"reduce", [
     one atomic combine per thread after a memset of the output (for types
     without atomics, such as `i1`, one block that combines its threads'
     partials in workgroup memory and stores the result); in a CPU program,
-    a host loop. With a stream operand (set by `add-external-gpu-stream`) the
-    nested program takes that stream, so its memset and kernel run on it.
+    a host loop. With a stream operand (set by `sdfg-add-external-gpu-stream`)
+    the nested program takes that stream, so its memset and kernel run on it.
 
     Example:
 

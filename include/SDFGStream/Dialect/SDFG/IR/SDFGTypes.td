@@ -36,7 +36,7 @@ def SDFG_TimerType : TypeDef<SDFG_Dialect, "Timer"> {
   let summary = "One timed call of a program";
   let description = [{
     The handle of one timed call, made by `sdfg.timer_begin` and closed by
-    `sdfg.timer_end` (see `instrument-timers`). It lowers to the runtime's
+    `sdfg.timer_end` (see `sdfg-instrument-timers`). It lowers to the runtime's
     call handle (`!llvm.ptr`, `void *` in C).
 
     Example:
