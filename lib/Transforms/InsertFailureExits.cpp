@@ -17,6 +17,8 @@
 
 #include "SDFGStream/Transforms/Passes.h"
 
+#include "FailureModel.h"
+
 #include "SDFGStream/Runtime/CallEntries.h"
 
 #include "SDFGStream/Analysis/BufferAliasAnalysis.h"
@@ -47,140 +49,6 @@ using namespace mlir::sdfg;
 
 static constexpr StringLiteral kCallStatus = kCallStatusEntry;
 static constexpr StringLiteral kEndCall = kEndCallEntry;
-
-/// Whether the runtime entry `name` can fail a program call; nullopt if
-/// `name` is not a runtime entry.
-static std::optional<bool> runtimeEntryMayFail(StringRef name) {
-  return llvm::StringSwitch<std::optional<bool>>(name)
-#define SDFGRT_RUNTIME_ENTRY(entry, stream, mayFail)                           \
-  .Case(#entry, bool(mayFail))
-#include "SDFGStream/Runtime/RuntimeEntries.def"
-      .Default(std::nullopt);
-}
-
-namespace {
-
-/// Which functions of a module can fail a program call, and which of their
-/// operations can.
-class FailureModel {
-public:
-  explicit FailureModel(ModuleOp module);
-
-  /// Whether `op` (host code) can fail the current program call.
-  bool mayFail(Operation *op) const;
-  /// Whether `op` or an op nested in it can fail the call.
-  bool mayFailWithin(Operation *op) const;
-  /// Whether `op` is GPU work that the runtime skips once the call failed
-  /// (a gpu or sdfg op, a call of a runtime entry that can fail): a run of
-  /// such ops needs one check, before the host code after it.
-  static bool isSkippedAfterFailure(Operation *op);
-  bool mayFail(func::FuncOp function) const {
-    return failing.contains(function);
-  }
-
-private:
-  /// Whether a call of `callee` (a symbol of the module) can fail.
-  bool calleeMayFail(SymbolRefAttr callee) const;
-  /// Whether `op`, not a call of a module function, can fail.
-  static bool mayFailItself(Operation *op);
-
-  SymbolTable symbols;
-  llvm::SmallPtrSet<Operation *, 16> failing;
-};
-
-} // namespace
-
-FailureModel::FailureModel(ModuleOp module) : symbols(module) {
-  // Programs and functions that take a stream fail by themselves; the rest
-  // fail through what they do, solved to a fixpoint over the calls.
-  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
-  for (func::FuncOp function : functions) {
-    bool takesStream = llvm::any_of(function.getArgumentTypes(),
-                                    [](Type t) { return isa<StreamType>(t); });
-    if (SDFGDialect::ProgramAttrHelper(function->getContext())
-            .isAttrPresent(function) ||
-        takesStream)
-      failing.insert(function);
-  }
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (func::FuncOp function : functions) {
-      if (function.isExternal() || failing.contains(function))
-        continue;
-      WalkResult found = function.walk([&](Operation *op) {
-        return mayFail(op) ? WalkResult::interrupt() : WalkResult::advance();
-      });
-      if (found.wasInterrupted()) {
-        failing.insert(function);
-        changed = true;
-      }
-    }
-  }
-}
-
-bool FailureModel::calleeMayFail(SymbolRefAttr callee) const {
-  StringRef name = callee.getLeafReference().getValue();
-  if (std::optional<bool> entry = runtimeEntryMayFail(name))
-    return *entry;
-  Operation *function = symbols.lookup(name);
-  return function && failing.contains(function);
-}
-
-bool FailureModel::mayFailItself(Operation *op) {
-  Dialect *dialect = op->getDialect();
-  if (isa_and_nonnull<gpu::GPUDialect>(dialect))
-    return true;
-  // Concurrent slots are forked from the caller's stream by the runtime.
-  if (auto init = dyn_cast<InitStreamsOp>(op))
-    return init.getConcurrent();
-  if (isa_and_nonnull<SDFGDialect>(dialect))
-    return !isMemoryEffectFree(op);
-  return false;
-}
-
-bool FailureModel::isSkippedAfterFailure(Operation *op) {
-  if (op->getNumRegions() != 0)
-    return false;
-  if (mayFailItself(op))
-    return true;
-  SymbolRefAttr callee;
-  if (auto call = dyn_cast<func::CallOp>(op))
-    callee = call.getCalleeAttr();
-  else if (auto call = dyn_cast<LLVM::CallOp>(op))
-    callee = call.getCalleeAttr();
-  if (!callee)
-    return false;
-  std::optional<bool> entry =
-      runtimeEntryMayFail(callee.getLeafReference().getValue());
-  return entry && *entry;
-}
-
-bool FailureModel::mayFailWithin(Operation *op) const {
-  if (mayFail(op))
-    return true;
-  if (op->getNumRegions() == 0)
-    return false;
-  return op
-      ->walk([&](Operation *nested) {
-        return nested != op && mayFail(nested) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-bool FailureModel::mayFail(Operation *op) const {
-  if (auto call = dyn_cast<func::CallOp>(op))
-    return calleeMayFail(call.getCalleeAttr());
-  if (isa<func::CallIndirectOp>(op))
-    return true;
-  if (auto call = dyn_cast<LLVM::CallOp>(op)) {
-    if (FlatSymbolRefAttr callee = call.getCalleeAttr())
-      return calleeMayFail(callee);
-    return true;
-  }
-  return mayFailItself(op);
-}
 
 //===----------------------------------------------------------------------===//
 // Host buffers to free on the way out
