@@ -222,12 +222,12 @@ def __call__(self, {parameters}*, stream=None):
     if {any_none}:
         return self._general_call({values}, stream)
     {stream}
-    frame = self._frame()
+    _sdfg_frame = self._frame()
     try:
-        pack(frame.storage, 0, {packed})
-    except (struct.error, TypeError, ValueError, OverflowError):
+        _sdfg_pack(_sdfg_frame.storage, 0, {packed})
+    except _sdfg_pack_errors:
         return self._general_call({values}, stream)
-    return self._run(frame, handle, waits)
+    return self._run(_sdfg_frame, _sdfg_handle, _sdfg_waits)
 """
 
 
@@ -245,7 +245,7 @@ def program_class(base, program):
             result = "%sr%d" % (_PREFIX, position)
             namespace[table] = {}
             converters.append((parameter, namespace[table]))
-            converts.append("%s = %s[type(%s)](%s)" % (result, table, name, name))
+            converts.append("%s = %s[_sdfg_type(%s)](%s)" % (result, table, name, name))
             results.append(result)
             packed.append("*%s[2]" % result)
         elif parameter.encodes:
@@ -255,11 +255,11 @@ def program_class(base, program):
         else:
             packed.append(name)
     if program.takes_stream:
-        stream = ("handle, waits = order_streams(self, None if stream is None else "
-                  "stream_handle(stream), (%s,))" % ", ".join(results))
+        stream = ("_sdfg_handle, _sdfg_waits = _sdfg_order(self, None if stream is None "
+                  "else _sdfg_stream_handle(stream), (%s,))" % ", ".join(results))
     else:
         stream = ("if stream is not None: return self._general_call({values}, stream)\n"
-                  "    handle, waits = None, ()")
+                  "    _sdfg_handle, _sdfg_waits = None, ()")
     source = _CALL
     source = source.replace("{stream}", stream)
     source = source.replace("{converts}", "\n        ".join(converts) or "pass")
@@ -268,8 +268,15 @@ def program_class(base, program):
     source = source.replace("{parameters}", "".join(name + ", " for name in names))
     source = source.replace("{values}", "[%s]" % ", ".join(names))
     source = source.replace("{packed}", ", ".join(packed))
-    namespace.update({"struct": struct, "pack": _frame_format(program, offsets).pack_into,
-                      "order_streams": order_streams, "stream_handle": stream_handle})
+    # Every name the generated code uses besides the program's parameters
+    # starts with _sdfg_, which no parameter of the fast path may
+    # (_fast_parameters): a parameter named `type`, `frame` or `pack` shadows
+    # nothing.
+    namespace.update({
+        "_sdfg_type": type,
+        "_sdfg_pack": _frame_format(program, offsets).pack_into,
+        "_sdfg_pack_errors": (struct.error, TypeError, ValueError, OverflowError),
+        "_sdfg_order": order_streams, "_sdfg_stream_handle": stream_handle})
     exec(source, namespace)
     call = namespace["__call__"]
     call.__doc__ = base.__call__.__doc__

@@ -18,6 +18,23 @@ module {
     sdfg.return
   }
 
+  // frame = pack * type: parameters named as the generated call's own
+  // helpers once were (type, a frame, a packing function): they shadow
+  // nothing (_fastcall.py names its own with a _sdfg_ prefix).
+  sdfg.sdfg @shadowing(%type: memref<?xf64> {sdfg.arg_name = "type"},
+                       %frame: memref<?xf64> {sdfg.arg_name = "frame"},
+                       %pack: f64 {sdfg.arg_name = "pack"}) target(cpu) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.dim %type, %c0 : memref<?xf64>
+    scf.for %i = %c0 to %n step %c1 {
+      %v = memref.load %type[%i] : memref<?xf64>
+      %p = arith.mulf %pack, %v : f64
+      memref.store %p, %frame[%i] : memref<?xf64>
+    }
+    sdfg.return
+  }
+
   // The sum of a strided vector (a column of a matrix): its strides and
   // offset come from the descriptor. A function with a result of its own.
   func.func @strided_sum(%v: memref<?xf32, strided<[?], offset: ?>>) -> f32 {

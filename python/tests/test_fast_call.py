@@ -72,6 +72,21 @@ class HostFastCallTest(unittest.TestCase):
         finally:
             del program._general_call
 
+    def test_parameter_names_shadow_nothing(self):
+        program = self.lib.shadowing
+        self.assertIsNot(type(program), sdfgstream.Program)
+        source, out = np.arange(5.0), np.zeros(5)
+        for _ in range(2):  # the general path, then the fast one
+            program(type=source, frame=out, pack=3.0)
+            np.testing.assert_array_equal(out, 3 * source)
+        calls = count_general_calls(program)
+        try:
+            program(source, out, pack=-1.0)
+            np.testing.assert_array_equal(out, -source)
+            self.assertEqual(calls, [])
+        finally:
+            del program._general_call
+
     def test_scalars_packed_as_the_general_path_packs_them(self):
         program = self.lib.count_above
         matrix, out = np.arange(20, dtype=np.int32).reshape(4, 5), np.zeros((), np.int64)
