@@ -14,10 +14,7 @@
 
 using namespace mlir;
 using namespace mlir::sdfg::dace;
-using namespace mlir::sdfg::dace::detail;
-using llvm::json::Array;
-using llvm::json::Object;
-using JValue = llvm::json::Value;
+using namespace mlir::sdfg::dace::detail; // Array, Object, JValue too
 
 const Object *ModelReader::asObject(const JValue *value, llvm::StringRef path,
                                     llvm::StringRef what) {

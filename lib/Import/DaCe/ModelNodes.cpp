@@ -13,10 +13,7 @@
 
 using namespace mlir;
 using namespace mlir::sdfg::dace;
-using namespace mlir::sdfg::dace::detail;
-using llvm::json::Array;
-using llvm::json::Object;
-using JValue = llvm::json::Value;
+using namespace mlir::sdfg::dace::detail; // Array, Object, JValue too
 
 bool ModelReader::readDescriptor(llvm::StringRef name, const JValue &value,
                                  llvm::StringRef path, DataDesc &desc) {

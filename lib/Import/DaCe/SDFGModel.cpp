@@ -16,10 +16,7 @@
 
 using namespace mlir;
 using namespace mlir::sdfg::dace;
-using namespace mlir::sdfg::dace::detail;
-using llvm::json::Array;
-using llvm::json::Object;
-using JValue = llvm::json::Value;
+using namespace mlir::sdfg::dace::detail; // Array, Object, JValue too
 
 void mlir::sdfg::dace::attachStateNote(InFlightDiagnostic &diagnostic,
                                        Location stateLocation,
