@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SDFGStream/Runtime/EntrySignature.h"
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
 #include "RuntimeShared.h"
@@ -23,12 +24,21 @@
 #include <type_traits>
 
 // Every entry that RuntimeEntries.def lists (and sdfg-verify-stream-discipline
-// accepts) is declared in SDFGRuntime.h with the C ABI; the unit tests
+// accepts) is declared in SDFGRuntime.h with the C ABI and the signature
+// the list gives it, the one the compiler declares it with; the unit tests
 // check that each build exports it.
-#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
+// (The signatures are written in sdfgrt::abi's types.)
+namespace sdfgrt {
+namespace abi {
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail, signature)                 \
   static_assert(std::is_function<decltype(::name)>::value,                     \
-                #name " is listed in RuntimeEntries.def but not declared");
+                #name " is listed in RuntimeEntries.def but not declared");    \
+  static_assert(MatchesSignature<signature, decltype(::name)>::value,          \
+                #name " is declared in SDFGRuntime.h with another signature "  \
+                      "than RuntimeEntries.def gives it");
 #include "SDFGStream/Runtime/RuntimeEntries.def"
+} // namespace abi
+} // namespace sdfgrt
 
 namespace {
 
@@ -37,7 +47,7 @@ namespace {
 // the runtime was one object file: the host API looks entries up by name.
 // Every file of the runtime uses this file's call state, and this table
 // uses every entry.
-#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail, signature)                 \
   reinterpret_cast<void (*)()>(&::name),
 [[gnu::used]] void (*const kEveryEntry[])() = {
 #include "SDFGStream/Runtime/RuntimeEntries.def"

@@ -5,32 +5,29 @@
 //===----------------------------------------------------------------------===//
 //
 // See FailureModel.h. What can fail is read from the runtime's one list of
-// entry points (RuntimeEntries.def) and the module's call graph.
+// entry points (RuntimeEntries.def, through Conversion/RuntimeEntries.h) and
+// the module's call graph.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FailureModel.h"
 
+#include "SDFGStream/Conversion/RuntimeEntries.h"
 #include "SDFGStream/Dialect/SDFG/IR/SDFGOps.h"
-#include "SDFGStream/Runtime/CallEntries.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::sdfg;
 
 /// Whether the runtime entry `name` can fail a program call; nullopt if
 /// `name` is not a runtime entry.
-static std::optional<bool> runtimeEntryMayFail(StringRef name) {
-  return llvm::StringSwitch<std::optional<bool>>(name)
-#define SDFGRT_RUNTIME_ENTRY(entry, stream, mayFail)                           \
-  .Case(#entry, bool(mayFail))
-#include "SDFGStream/Runtime/RuntimeEntries.def"
-      .Default(std::nullopt);
+static std::optional<bool> entryMayFail(StringRef name) {
+  if (std::optional<RuntimeEntry> entry = lookupRuntimeEntry(name))
+    return runtimeEntryMayFail(*entry);
+  return std::nullopt;
 }
-
 
 FailureModel::FailureModel(ModuleOp module) : symbols(module) {
   // Programs and functions that take a stream fail by themselves; the rest
@@ -63,7 +60,7 @@ FailureModel::FailureModel(ModuleOp module) : symbols(module) {
 
 bool FailureModel::calleeMayFail(SymbolRefAttr callee) const {
   StringRef name = callee.getLeafReference().getValue();
-  if (std::optional<bool> entry = runtimeEntryMayFail(name))
+  if (std::optional<bool> entry = entryMayFail(name))
     return *entry;
   Operation *function = symbols.lookup(name);
   return function && failing.contains(function);
@@ -94,7 +91,7 @@ bool FailureModel::isSkippedAfterFailure(Operation *op) {
   if (!callee)
     return false;
   std::optional<bool> entry =
-      runtimeEntryMayFail(callee.getLeafReference().getValue());
+      entryMayFail(callee.getLeafReference().getValue());
   return entry && *entry;
 }
 

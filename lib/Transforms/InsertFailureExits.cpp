@@ -19,7 +19,7 @@
 
 #include "FailureModel.h"
 
-#include "SDFGStream/Runtime/CallEntries.h"
+#include "SDFGStream/Conversion/RuntimeEntries.h"
 
 #include "SDFGStream/Analysis/BufferAliasAnalysis.h"
 
@@ -35,7 +35,6 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir {
 namespace sdfg {
@@ -46,9 +45,6 @@ namespace sdfg {
 
 using namespace mlir;
 using namespace mlir::sdfg;
-
-static constexpr StringLiteral kCallStatus = kCallStatusEntry;
-static constexpr StringLiteral kEndCall = kEndCallEntry;
 
 //===----------------------------------------------------------------------===//
 // Host buffers to free on the way out
@@ -169,22 +165,12 @@ private:
 };
 } // namespace
 
-/// Declares `name` as a private `() -> i32` runtime function unless the
-/// module has it; false if it has it with another type.
-static bool declareStatusEntry(ModuleOp module, StringRef name) {
-  OpBuilder builder(module.getContext());
-  FunctionType type = builder.getFunctionType({}, {builder.getI32Type()});
-  if (Operation *existing = module.lookupSymbol(name)) {
-    auto function = dyn_cast<func::FuncOp>(existing);
-    if (function && function.getFunctionType() == type)
-      return true;
-    existing->emitError() << "'" << name
-                          << "' is the runtime's, declared () -> i32";
-    return false;
-  }
-  builder.setInsertionPointToEnd(module.getBody());
-  func::FuncOp::create(builder, module.getLoc(), name, type).setPrivate();
-  return true;
+/// Emits `func.call @entry()` of a status entry (`() -> i32`); the status.
+static Value callStatusEntry(OpBuilder &builder, Location loc,
+                             RuntimeEntry entry) {
+  return func::CallOp::create(builder, loc, getRuntimeEntryName(entry),
+                              builder.getI32Type())
+      .getResult(0);
 }
 
 /// Whether `function` opens its calls itself: its entry block begins with
@@ -192,8 +178,10 @@ static bool declareStatusEntry(ModuleOp module, StringRef name) {
 static bool opensCalls(func::FuncOp function) {
   for (Operation &op : function.getBody().front()) {
     auto call = dyn_cast<func::CallOp>(op);
-    if (call && (call.getCallee() == kBeginCallEntry ||
-                 call.getCallee() == kBeginGraphCallEntry))
+    std::optional<RuntimeEntry> entry =
+        call ? lookupRuntimeEntry(call.getCallee()) : std::nullopt;
+    if (entry && (*entry == RuntimeEntry::sdfgrtBeginCall ||
+                  *entry == RuntimeEntry::sdfgrtBeginGraphCall))
       return true;
     // Constants (which canonicalization hoists to the entry) and the
     // graph-mode name may come first.
@@ -212,9 +200,7 @@ Block *InsertFailureExits::buildExit(func::FuncOp function) {
   Location loc = function.getLoc();
   if (SDFGDialect::ProgramAttrHelper(function->getContext())
           .isAttrPresent(function)) {
-    Value status =
-        func::CallOp::create(builder, loc, kEndCall, builder.getI32Type())
-            .getResult(0);
+    Value status = callStatusEntry(builder, loc, RuntimeEntry::sdfgrtEndCall);
     func::ReturnOp::create(builder, loc, status);
     return exit;
   }
@@ -222,7 +208,7 @@ Block *InsertFailureExits::buildExit(func::FuncOp function) {
   // (convert-sdfg-to-func) closes them too, which frees what the failed
   // call took; its results are poison.
   if (opensCalls(function))
-    func::CallOp::create(builder, loc, kEndCall, builder.getI32Type());
+    callStatusEntry(builder, loc, RuntimeEntry::sdfgrtEndCall);
   SmallVector<Value> results;
   for (Type type : function.getResultTypes())
     results.push_back(ub::PoisonOp::create(builder, loc, type));
@@ -234,7 +220,8 @@ Block *InsertFailureExits::buildExit(func::FuncOp function) {
 /// status call of one), so that a second run changes nothing.
 static bool isStatusCheck(Operation *op) {
   auto call = dyn_cast<func::CallOp>(op);
-  return call && call.getCallee() == kCallStatus;
+  return call &&
+         lookupRuntimeEntry(call.getCallee()) == RuntimeEntry::sdfgrtCallStatus;
 }
 
 void InsertFailureExits::insertExits(func::FuncOp function,
@@ -309,8 +296,7 @@ void InsertFailureExits::insertExits(func::FuncOp function,
     }
     builder.setInsertionPointToEnd(block);
     Value status =
-        func::CallOp::create(builder, loc, kCallStatus, builder.getI32Type())
-            .getResult(0);
+        callStatusEntry(builder, loc, RuntimeEntry::sdfgrtCallStatus);
     Value failed = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                          status, ok);
     // Failures are rare: the likely path is the one that goes on.
@@ -322,14 +308,20 @@ void InsertFailureExits::insertExits(func::FuncOp function,
 void InsertFailureExits::runOnOperation() {
   ModuleOp module = getOperation();
   FailureModel model(module);
-  bool needsRuntime = false;
+  // The first function that checks the status, where a conflicting
+  // declaration of a status entry is reported.
+  func::FuncOp first;
   for (func::FuncOp function : module.getOps<func::FuncOp>())
-    needsRuntime |= !function.isExternal() && model.mayFail(function);
-  if (!needsRuntime)
+    if (!function.isExternal() && model.mayFail(function)) {
+      first = function;
+      break;
+    }
+  if (!first)
     return;
-  if (!declareStatusEntry(module, kCallStatus) ||
-      !declareStatusEntry(module, kEndCall))
-    return signalPassFailure();
+  for (RuntimeEntry entry :
+       {RuntimeEntry::sdfgrtCallStatus, RuntimeEntry::sdfgrtEndCall})
+    if (failed(lookupOrDeclareRuntimeEntryFunc(module, first.getLoc(), entry)))
+      return signalPassFailure();
   for (func::FuncOp function : llvm::to_vector(module.getOps<func::FuncOp>())) {
     if (function.isExternal() || !model.mayFail(function))
       continue;

@@ -13,6 +13,8 @@
 
 #include "SDFGStream/Transforms/Passes.h"
 
+#include "SDFGStream/Conversion/RuntimeEntries.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -78,28 +80,57 @@ static CallInfo classifyVendorCall(StringRef callee) {
 }
 
 /// What `callee` does with streams. The runtime's own entries come from
-/// RuntimeEntries.def, the list the runtime is checked against, so an
-/// mgpu*/sdfgrt* function that it lacks (one that would fail to link or
-/// load) is reported rather than passed.
+/// its one table (RuntimeEntries.def, through Conversion/RuntimeEntries.h),
+/// the list the runtime is checked against, so an mgpu*/sdfgrt* function
+/// that it lacks (one that would fail to link or load) is reported rather
+/// than passed.
 static CallInfo classify(StringRef callee) {
   using K = CallKind;
-  std::optional<CallInfo> known =
-      llvm::StringSwitch<std::optional<CallInfo>>(callee)
-#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
-  .Case(#name, stream < 0 ? CallInfo{K::Other}                                 \
-                          : CallInfo{K::TakesStream, unsigned(stream)})
-#include "SDFGStream/Runtime/RuntimeEntries.def"
-          // MLIR's runtime ABI that the runtime leaves out on purpose.
-          .Case("mgpuStreamCreate", CallInfo{K::CreatesStream})
-          .Case("mgpuStreamDestroy", CallInfo{K::DestroysStream})
-          .Case("mgpuEventSynchronize", CallInfo{K::TakesEvent, 0})
-          .Case("mgpuEventDestroy", CallInfo{K::TakesEvent, 0})
-          .Default(std::nullopt);
-  if (known)
-    return *known;
+  if (std::optional<RuntimeEntry> entry = lookupRuntimeEntry(callee)) {
+    if (std::optional<unsigned> stream = getRuntimeEntryStreamOperand(*entry))
+      return {K::TakesStream, *stream};
+    return {K::Other};
+  }
+  if (std::optional<RefusedRuntimeEntry> refused =
+          lookupRefusedRuntimeEntry(callee)) {
+    switch (*refused) {
+    case RefusedRuntimeEntry::CreatesStream:
+      return {K::CreatesStream};
+    case RefusedRuntimeEntry::DestroysStream:
+      return {K::DestroysStream};
+    case RefusedRuntimeEntry::TakesEvent:
+      return {K::TakesEvent, 0};
+    case RefusedRuntimeEntry::CreatesEvent:
+      return {K::NotInRuntime};
+    }
+  }
   if (callee.starts_with("mgpu") || callee.starts_with("sdfgrt"))
     return {K::NotInRuntime};
   return classifyVendorCall(callee);
+}
+
+/// Reports a call of a runtime entry through a declaration whose signature
+/// is not the one the runtime implements (an upstream lowering that changed
+/// its ABI, a hand-written declaration): the call would pass its arguments
+/// wrongly. True if it reported one.
+static bool reportWrongSignature(LLVM::CallOp call, StringRef callee) {
+  std::optional<RuntimeEntry> entry = lookupRuntimeEntry(callee);
+  if (!entry)
+    return false;
+  auto function = SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(
+      call, call.getCalleeAttr());
+  if (!function)
+    return false;
+  LLVM::LLVMFunctionType expected =
+      getRuntimeEntryLLVMType(call.getContext(), *entry);
+  if (function.getFunctionType() == expected)
+    return false;
+  InFlightDiagnostic diag = call.emitError()
+                            << "calls " << callee << " declared as "
+                            << function.getFunctionType()
+                            << ", but the runtime implements " << expected;
+  diag.attachNote(function.getLoc()) << "declared here";
+  return true;
 }
 
 /// Returns true if `value` is a compile-time constant pointer (null, or an
@@ -187,7 +218,9 @@ static Value getStreamOperand(LLVM::CallOp call, CallInfo info) {
 /// Returns true if `value` was made by mgpuEventCreate.
 static bool isEvent(Value value) {
   auto call = value.getDefiningOp<LLVM::CallOp>();
-  return call && call.getCallee() == "mgpuEventCreate";
+  return call && call.getCallee() &&
+         lookupRefusedRuntimeEntry(*call.getCallee()) ==
+             RefusedRuntimeEntry::CreatesEvent;
 }
 
 void VerifyStreamDiscipline::runOnOperation() {
@@ -222,6 +255,10 @@ void VerifyStreamDiscipline::runOnOperation() {
     if (!call || !call.getCallee())
       return;
     StringRef callee = *call.getCallee();
+    if (reportWrongSignature(call, callee)) {
+      failed = true;
+      return;
+    }
     CallInfo info = classify(callee);
     switch (info.kind) {
     case CallKind::Other:

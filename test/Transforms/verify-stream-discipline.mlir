@@ -299,6 +299,38 @@ llvm.func @unknown_entries(%p: !llvm.ptr, %n: i64, %stream: !llvm.ptr) {
 
 // -----
 
+// A runtime entry called through a declaration with another signature than
+// the runtime's (RuntimeEntries.def): the arguments would be passed wrongly
+// (a narrower count, a missing flag, a result the entry does not return).
+// expected-note @+1 {{declared here}}
+llvm.func @mgpuMemAlloc(i64, !llvm.ptr) -> !llvm.ptr
+// expected-note @+1 {{declared here}}
+llvm.func @mgpuMemset32(!llvm.ptr, i32, i32, !llvm.ptr)
+// expected-note @+1 {{declared here}}
+llvm.func @sdfgrtTimerEnd(!llvm.ptr) -> i32
+llvm.func @wrong_signatures(%n: i64, %c: i32, %p: !llvm.ptr, %stream: !llvm.ptr) {
+  // expected-error @+1 {{calls mgpuMemAlloc declared as '!llvm.func<ptr (i64, ptr)>', but the runtime implements '!llvm.func<ptr (i64, ptr, i8)>'}}
+  %a = llvm.call @mgpuMemAlloc(%n, %stream) : (i64, !llvm.ptr) -> !llvm.ptr
+  // expected-error @+1 {{calls mgpuMemset32 declared as '!llvm.func<void (ptr, i32, i32, ptr)>', but the runtime implements '!llvm.func<void (ptr, i32, i64, ptr)>'}}
+  llvm.call @mgpuMemset32(%p, %c, %c, %stream) : (!llvm.ptr, i32, i32, !llvm.ptr) -> ()
+  // expected-error @+1 {{calls sdfgrtTimerEnd declared as '!llvm.func<i32 (ptr)>', but the runtime implements '!llvm.func<void (ptr)>'}}
+  %r = llvm.call @sdfgrtTimerEnd(%p) : (!llvm.ptr) -> i32
+  llvm.return
+}
+
+// -----
+
+// Declared as the runtime implements them: accepted.
+llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
+llvm.func @sdfgrtTimerEnd(!llvm.ptr)
+llvm.func @right_signatures(%n: i64, %f: i8, %p: !llvm.ptr, %stream: !llvm.ptr) {
+  %a = llvm.call @mgpuMemAlloc(%n, %stream, %f) : (i64, !llvm.ptr, i8) -> !llvm.ptr
+  llvm.call @sdfgrtTimerEnd(%p) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
 // The slots that sdfgrtForkStreams forks from the caller's stream (the
 // lowering of concurrent slots) are the caller's too; a stream that some
 // other call returns is not, directly or through a branch.

@@ -21,7 +21,7 @@ TEST(RuntimeEntriesTest, SharedRuntimeExportsEveryListedEntry) {
   void *runtime = dlopen(SDFGRT_SHARED_RUNTIME, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(runtime, nullptr) << dlerror();
   int listed = 0;
-#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail)                            \
+#define SDFGRT_RUNTIME_ENTRY(name, stream, mayFail, signature)                 \
   ++listed;                                                                    \
   EXPECT_NE(dlsym(runtime, #name), nullptr)                                    \
       << #name " is listed in RuntimeEntries.def but not exported by "         \

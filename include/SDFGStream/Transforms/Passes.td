@@ -415,9 +415,15 @@ def VerifyStreamDiscipline : Pass<"sdfg-verify-stream-discipline", "ModuleOp"> {
     * call to an `mgpu*` or `sdfgrt*` function that the SDFGStream runtime
       does not implement (the event API, upstream's `mgpuCreateSparseEnv`,
       a misspelt entry): the program would fail to link or
-      load. The runtime's entries are listed once, in
-      `include/SDFGStream/Runtime/RuntimeEntries.def`, which the runtime
-      and its unit tests are checked against.
+      load;
+    * call to a runtime entry through a declaration with another signature
+      than the runtime's (an upstream lowering whose ABI changed, a
+      hand-written declaration): the arguments would be passed wrongly.
+
+    The runtime's entries and their signatures are listed once, in
+    `include/SDFGStream/Runtime/RuntimeEntries.def`, which the lowering
+    declares them from (`SDFGStream/Conversion/RuntimeEntries.h`) and the
+    runtime's C declarations and exports are checked against.
 
     Versioned driver symbols (`cuMemcpyHtoDAsync_v2`) and per-thread
     default stream variants (`_ptsz`, `_ptds`, HIP's `_spt`) are checked

@@ -9,8 +9,6 @@
 #include "SDFGStream/Analysis/BufferAliasAnalysis.h"
 #include "SDFGStream/Analysis/StreamQueries.h"
 
-#include "SDFGStream/Runtime/CallEntries.h"
-
 #include "../SDFGToLLVM/RuntimeCalls.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,11 +27,6 @@ namespace sdfg {
 using namespace mlir;
 using namespace mlir::sdfg;
 
-/// Runtime entry points that bracket a program call.
-static constexpr StringLiteral kBeginCall = kBeginCallEntry;
-static constexpr StringLiteral kBeginGraphCall = kBeginGraphCallEntry;
-static constexpr StringLiteral kEndCall = kEndCallEntry;
-
 namespace {
 struct ConvertSDFGToFunc
     : public sdfg::impl::ConvertSDFGToFuncBase<ConvertSDFGToFunc> {
@@ -42,31 +35,26 @@ struct ConvertSDFGToFunc
 };
 } // namespace
 
-/// Declares `name` as a private function of `type` in `module` unless it
-/// exists.
-static void declareRuntimeFunction(ModuleOp module, StringRef name,
-                                   FunctionType type) {
-  if (module.lookupSymbol(name))
-    return;
-  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  auto function = func::FuncOp::create(builder, module.getLoc(), name, type);
-  function.setPrivate();
+/// Emits `func.call @entry(args)`; its results.
+static ValueRange callEntry(OpBuilder &builder, Location loc,
+                            RuntimeEntry entry, ValueRange args = {}) {
+  FunctionType type = getRuntimeEntryFunctionType(builder.getContext(), entry);
+  return func::CallOp::create(builder, loc, getRuntimeEntryName(entry),
+                              type.getResults(), args)
+      .getResults();
 }
 
 /// Declares the runtime entries that bracket a program call in `module`:
-/// sdfgrtBeginGraphCall or sdfgrtBeginCall, and sdfgrtEndCall.
-static void declareCallEntries(ModuleOp module, bool graphMode) {
-  Builder builder(module.getContext());
-  if (graphMode)
-    declareRuntimeFunction(
-        module, kBeginGraphCall,
-        builder.getFunctionType(
-            {LLVM::LLVMPointerType::get(module.getContext())}, {}));
-  else
-    declareRuntimeFunction(module, kBeginCall,
-                           builder.getFunctionType({}, {}));
-  declareRuntimeFunction(module, kEndCall,
-                         builder.getFunctionType({}, {builder.getI32Type()}));
+/// sdfgrtBeginGraphCall or sdfgrtBeginCall, and sdfgrtEndCall; failure
+/// (with an error at `loc`) if the module declares one of them otherwise.
+static LogicalResult declareCallEntries(ModuleOp module, Location loc,
+                                        bool graphMode) {
+  RuntimeEntry begin = graphMode ? RuntimeEntry::sdfgrtBeginGraphCall
+                                 : RuntimeEntry::sdfgrtBeginCall;
+  return success(
+      succeeded(lookupOrDeclareRuntimeEntryFunc(module, loc, begin)) &&
+      succeeded(lookupOrDeclareRuntimeEntryFunc(module, loc,
+                                                RuntimeEntry::sdfgrtEndCall)));
 }
 
 /// Opens the calls of `function` (a program, converted): with
@@ -75,11 +63,11 @@ static void emitBeginCall(func::FuncOp function, bool graphMode) {
   OpBuilder builder = OpBuilder::atBlockBegin(&function.getBody().front());
   Location loc = function.getLoc();
   if (!graphMode) {
-    func::CallOp::create(builder, loc, kBeginCall, TypeRange{});
+    callEntry(builder, loc, RuntimeEntry::sdfgrtBeginCall);
     return;
   }
   Value name = programNamePointer(builder, function, function.getSymName());
-  func::CallOp::create(builder, loc, kBeginGraphCall, TypeRange{}, name);
+  callEntry(builder, loc, RuntimeEntry::sdfgrtBeginGraphCall, name);
 }
 
 /// Replaces `program` by a func.func that returns the call's status.
@@ -118,8 +106,8 @@ static void convertProgram(SDFGOp program, bool graphMode) {
       builder.setInsertionPoint(op);
       Value status =
           usesRuntime
-              ? func::CallOp::create(builder, op.getLoc(), kEndCall, {i32})
-                    .getResult(0)
+              ? callEntry(builder, op.getLoc(), RuntimeEntry::sdfgrtEndCall)
+                    .front()
               : arith::ConstantIntOp::create(builder, op.getLoc(), i32, 0)
                     .getResult();
       func::ReturnOp::create(builder, op.getLoc(), status);
@@ -222,9 +210,8 @@ emitEndCalls(func::FuncOp function) {
   SmallVector<std::pair<func::ReturnOp, Value>> closed;
   for (func::ReturnOp op : returns) {
     builder.setInsertionPoint(op);
-    Value status = func::CallOp::create(builder, op.getLoc(), kEndCall,
-                                        builder.getI32Type())
-                       .getResult(0);
+    Value status =
+        callEntry(builder, op.getLoc(), RuntimeEntry::sdfgrtEndCall).front();
     closed.push_back({op, status});
   }
   return closed;
@@ -277,7 +264,7 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
 /// first. Inserts sdfgrtFlushGraphWork() (nothing outside a graph-mode
 /// call) before every call in host code of `module` whose callee has no
 /// body here and is no runtime entry, or cannot be resolved.
-static void insertGraphFlushes(ModuleOp module) {
+static LogicalResult insertGraphFlushes(ModuleOp module) {
   SymbolTableCollection symbolTables;
   SmallVector<Operation *> calls;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -290,22 +277,21 @@ static void insertGraphFlushes(ModuleOp module) {
     auto function = dyn_cast_or_null<FunctionOpInterface>(callee);
     if (function && !function.isExternal())
       return WalkResult::advance();
-    if (function && isRuntimeEntry(std::string_view(
-                        function.getName().data(), function.getName().size())))
+    if (function && lookupRuntimeEntry(function.getName()))
       return WalkResult::advance();
     calls.push_back(op);
     return WalkResult::advance();
   });
   if (calls.empty())
-    return;
-  Builder types(module.getContext());
-  declareRuntimeFunction(module, kFlushGraphWorkEntry,
-                         types.getFunctionType({}, {}));
+    return success();
+  if (failed(lookupOrDeclareRuntimeEntryFunc(
+          module, calls.front()->getLoc(), RuntimeEntry::sdfgrtFlushGraphWork)))
+    return failure();
   for (Operation *call : calls) {
     OpBuilder builder(call);
-    func::CallOp::create(builder, call->getLoc(), kFlushGraphWorkEntry,
-                         TypeRange{});
+    callEntry(builder, call->getLoc(), RuntimeEntry::sdfgrtFlushGraphWork);
   }
+  return success();
 }
 
 /// Whether a GPU allocation of `function`, or of a function it calls,
@@ -366,9 +352,11 @@ void ConvertSDFGToFunc::runOnOperation() {
     bool inGraphMode = (graphMode || graphModeAttr.isAttrPresent(function)) &&
                        (testOmitGraphModeChecks || !allocationsEscape(function));
     // A function that returns values of its own is never in graph mode.
-    if (takesExternalStream(function))
-      declareCallEntries(module,
-                         inGraphMode && function.getNumResults() == 0);
+    if (takesExternalStream(function) &&
+        failed(
+            declareCallEntries(module, function.getLoc(),
+                               inGraphMode && function.getNumResults() == 0)))
+      return signalPassFailure();
     if (failed(convertFunctionProgram(function, module, inGraphMode)))
       return signalPassFailure();
   }
@@ -381,8 +369,9 @@ void ConvertSDFGToFunc::runOnOperation() {
     anyGraphMode |= isa<FunctionOpInterface>(op) &&
                     graphModeAttr.isAttrPresent(op);
   });
-  if (anyGraphMode && !testOmitGraphModeChecks)
-    insertGraphFlushes(module);
+  if (anyGraphMode && !testOmitGraphModeChecks &&
+      failed(insertGraphFlushes(module)))
+    return signalPassFailure();
 
   SmallVector<SDFGOp> programs;
   SmallVector<CallOp> calls;
@@ -415,8 +404,10 @@ void ConvertSDFGToFunc::runOnOperation() {
   for (SDFGOp program : programs) {
     bool inGraphMode = (graphMode || graphModeAttr.isAttrPresent(program)) &&
                        !escaping.lookup(program);
-    if (getInitStreamsOp(program))
-      declareCallEntries(program->getParentOfType<ModuleOp>(), inGraphMode);
+    if (getInitStreamsOp(program) &&
+        failed(declareCallEntries(program->getParentOfType<ModuleOp>(),
+                                  program.getLoc(), inGraphMode)))
+      return signalPassFailure();
     convertProgram(program, inGraphMode);
   }
 }

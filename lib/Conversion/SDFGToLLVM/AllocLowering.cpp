@@ -44,8 +44,8 @@ struct AllocLowering : public OnStreamPattern<gpu::AllocOp> {
         rewriter.getI8IntegerAttr(op.getHostShared() ? 1 : 0));
     Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
     FailureOr<Value> allocated =
-        emitRuntimeCall(rewriter, op, "mgpuMemAlloc",
-                        {sizeBytes, stream, hostShared}, ptrType);
+        emitRuntimeCall(rewriter, op, RuntimeEntry::mgpuMemAlloc,
+                        {sizeBytes, stream, hostShared});
     if (failed(allocated))
       return failure();
     Value pointer = *allocated;
@@ -75,7 +75,8 @@ struct DeallocLowering : public OnStreamPattern<gpu::DeallocOp> {
     Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
     if (pointer.getType() != ptrType)
       pointer = LLVM::AddrSpaceCastOp::create(rewriter, loc, ptrType, pointer);
-    if (failed(emitRuntimeCall(rewriter, op, "mgpuMemFree", {pointer, stream})))
+    if (failed(emitRuntimeCall(rewriter, op, RuntimeEntry::mgpuMemFree,
+                               {pointer, stream})))
       return failure();
     rewriter.replaceOp(op, stream);
     return success();

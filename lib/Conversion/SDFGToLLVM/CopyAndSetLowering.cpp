@@ -70,17 +70,17 @@ struct MemcpyLowering : public OnStreamPattern<gpu::MemcpyOp> {
                                  shaped == srcType ? src : dst);
       Value bytes = LLVM::MulOp::create(rewriter, loc, count, elementBytes);
       call = emitRuntimeCall(
-          rewriter, op, "mgpuMemcpy",
+          rewriter, op, RuntimeEntry::mgpuMemcpy,
           {viewGenericPointer(rewriter, loc, converter, dstType, dst),
            viewGenericPointer(rewriter, loc, converter, srcType, src), bytes,
            stream});
     } else {
-      call = emitRuntimeCall(
-          rewriter, op, "sdfgrtMemcpyStrided",
-          {indexConstant(rewriter, loc, srcType.getRank()),
-           descriptorOnStack(rewriter, loc, adaptor.getDst()),
-           descriptorOnStack(rewriter, loc, adaptor.getSrc()), elementBytes,
-           stream});
+      call =
+          emitRuntimeCall(rewriter, op, RuntimeEntry::sdfgrtMemcpyStrided,
+                          {indexConstant(rewriter, loc, srcType.getRank()),
+                           descriptorOnStack(rewriter, loc, adaptor.getDst()),
+                           descriptorOnStack(rewriter, loc, adaptor.getSrc()),
+                           elementBytes, stream});
     }
     if (failed(call))
       return failure();
@@ -120,17 +120,17 @@ struct MemsetLowering : public OnStreamPattern<gpu::MemsetOp> {
     FailureOr<Value> call;
     if (isContiguous(dstType) && bits <= 32) {
       widen(bits);
-      StringRef name = bits == 8    ? "sdfgrtMemset8"
-                       : bits == 16 ? "mgpuMemset16"
-                                    : "mgpuMemset32";
+      RuntimeEntry entry = bits == 8    ? RuntimeEntry::sdfgrtMemset8
+                           : bits == 16 ? RuntimeEntry::mgpuMemset16
+                                        : RuntimeEntry::mgpuMemset32;
       call = emitRuntimeCall(
-          rewriter, op, name,
+          rewriter, op, entry,
           {viewGenericPointer(rewriter, loc, converter, dstType, dst), pattern,
            elementCount(rewriter, loc, converter, dstType, dst), stream});
     } else {
       widen(64);
       call = emitRuntimeCall(
-          rewriter, op, "sdfgrtMemsetStrided",
+          rewriter, op, RuntimeEntry::sdfgrtMemsetStrided,
           {indexConstant(rewriter, loc, dstType.getRank()),
            descriptorOnStack(rewriter, loc, adaptor.getDst()),
            indexConstant(rewriter, loc, bits / 8), pattern, stream});

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Conversion/RuntimeEntries.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -55,7 +55,7 @@ static std::string locationText(Location loc) {
 /// it. One global and one declaration keep this linear in the module size.
 /// Ops in a nested module are left to that module's own call: a symbol is
 /// looked up in the nearest symbol table, so each module holds its own table.
-static void recordLocations(ModuleOp module) {
+static LogicalResult recordLocations(ModuleOp module) {
   SmallVector<std::pair<Operation *, uint64_t>> sites;
   llvm::StringMap<uint64_t> offsets;
   std::string table;
@@ -76,7 +76,7 @@ static void recordLocations(ModuleOp module) {
     return WalkResult::advance();
   });
   if (sites.empty())
-    return;
+    return success();
 
   MLIRContext *context = module.getContext();
   Location loc = module.getLoc();
@@ -89,12 +89,10 @@ static void recordLocations(ModuleOp module) {
       "__sdfgrt_locations", builder.getStringAttr(table));
   // Renamed if the module already has a symbol of that name.
   SymbolTable(module).insert(global, module.getBody()->begin());
-  builder.setInsertionPointToStart(module.getBody());
   FailureOr<LLVM::LLVMFuncOp> callee =
-      LLVM::lookupOrCreateFn(builder, module, "sdfgrtSetLocation", {ptrType},
-                             LLVM::LLVMVoidType::get(context));
+      lookupOrDeclareRuntimeEntry(module, loc, RuntimeEntry::sdfgrtSetLocation);
   if (failed(callee))
-    return;
+    return failure();
 
   for (auto [op, offset] : sites) {
     builder.setInsertionPoint(op);
@@ -104,8 +102,14 @@ static void recordLocations(ModuleOp module) {
         ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(offset)});
     LLVM::CallOp::create(builder, op->getLoc(), *callee, text);
   }
+  return success();
 }
 
 void RecordLocations::runOnOperation() {
-  getOperation()->walk([](ModuleOp module) { recordLocations(module); });
+  WalkResult result = getOperation()->walk([](ModuleOp module) {
+    return failed(recordLocations(module)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    signalPassFailure();
 }

@@ -8,26 +8,11 @@
 
 #include "llvm/Support/MathExtras.h"
 
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::sdfg;
-
-FailureOr<Value> mlir::sdfg::emitRuntimeCall(OpBuilder &builder, Operation *op,
-                                             StringRef name, ValueRange args,
-                                             Type resultType) {
-  MLIRContext *context = op->getContext();
-  SmallVector<Type> argTypes(args.getTypes());
-  FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
-      builder, op->getParentOfType<ModuleOp>(), name, argTypes,
-      resultType ? resultType : LLVM::LLVMVoidType::get(context));
-  if (failed(callee))
-    return op->emitOpError() << "cannot declare runtime function " << name;
-  auto call = LLVM::CallOp::create(builder, op->getLoc(), *callee, args);
-  return resultType ? call.getResult() : Value();
-}
 
 Value mlir::sdfg::programNamePointer(OpBuilder &builder, Operation *op,
                                     StringRef name) {

@@ -5,13 +5,16 @@
 //===----------------------------------------------------------------------===//
 //
 // What the patterns of convert-sdfg-to-llvm (and convert-sdfg-to-func)
-// share: calls into the runtime (include/SDFGStream/Runtime/SDFGRuntime.h)
-// and the pointers it takes. Private to lib/Conversion.
+// share: the pointers and descriptors the runtime takes. The calls
+// themselves are made through SDFGStream/Conversion/RuntimeEntries.h,
+// which this header includes. Private to lib/Conversion.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SDFGSTREAM_LIB_CONVERSION_SDFGTOLLVM_RUNTIMECALLS_H
 #define SDFGSTREAM_LIB_CONVERSION_SDFGTOLLVM_RUNTIMECALLS_H
+
+#include "SDFGStream/Conversion/RuntimeEntries.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -20,13 +23,6 @@
 
 namespace mlir {
 namespace sdfg {
-
-/// Emits `name(args)` returning `resultType` (void if null), declaring
-/// `name` on first use; the call's result, or failure (with an error on
-/// `op`) if `name` exists with another signature.
-FailureOr<Value> emitRuntimeCall(OpBuilder &builder, Operation *op,
-                                 StringRef name, ValueRange args,
-                                 Type resultType = {});
 
 /// A pointer to the NUL-terminated name of the program `name`, which the
 /// runtime keys per-program state by (timers, graph mode): one private

@@ -23,7 +23,6 @@
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -58,9 +57,8 @@ struct InitStreamsLowering : public ConvertOpToLLVMPattern<InitStreamsOp> {
     Value countValue = LLVM::ConstantOp::create(
         rewriter, loc, rewriter.getI32Type(),
         rewriter.getI32IntegerAttr(static_cast<int32_t>(count)));
-    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtForkStreams",
-                               {adaptor.getExternal(), countValue, array},
-                               rewriter.getI32Type())))
+    if (failed(emitRuntimeCall(rewriter, op, RuntimeEntry::sdfgrtForkStreams,
+                               {adaptor.getExternal(), countValue, array})))
       return failure();
     SmallVector<Value> slots = {adaptor.getExternal()};
     for (size_t k = 1; k < count; ++k) {
@@ -93,8 +91,8 @@ struct SyncLowering : public ConvertOpToLLVMPattern<SyncOp> {
   matchAndRewrite(SyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     for (Value stream : adaptor.getStreams())
-      if (failed(emitRuntimeCall(rewriter, op, "mgpuStreamSynchronize",
-                                 stream)))
+      if (failed(emitRuntimeCall(rewriter, op,
+                                 RuntimeEntry::mgpuStreamSynchronize, stream)))
         return failure();
     rewriter.eraseOp(op);
     return success();
@@ -109,9 +107,8 @@ struct StreamWaitLowering : public ConvertOpToLLVMPattern<StreamWaitOp> {
   matchAndRewrite(StreamWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(emitRuntimeCall(
-            rewriter, op, "sdfgrtStreamWaitStream",
-            ValueRange{adaptor.getStream(), adaptor.getWaitedOn()},
-            rewriter.getI32Type())))
+            rewriter, op, RuntimeEntry::sdfgrtStreamWaitStream,
+            ValueRange{adaptor.getStream(), adaptor.getWaitedOn()})))
       return failure();
     rewriter.eraseOp(op);
     return success();
@@ -130,7 +127,8 @@ struct CheckDeviceLowering : public ConvertOpToLLVMPattern<CheckDeviceOp> {
         rewriter, loc, MemRefDescriptor(adaptor.getBuffer()));
     Value argument = LLVM::ConstantOp::create(
         rewriter, loc, rewriter.getI32Type(), op.getArgumentAttr());
-    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtCheckDevicePointer",
+    if (failed(emitRuntimeCall(rewriter, op,
+                               RuntimeEntry::sdfgrtCheckDevicePointer,
                                {pointer, adaptor.getStream(), argument})))
       return failure();
     rewriter.eraseOp(op);
@@ -144,20 +142,17 @@ struct TimerBeginLowering : public ConvertOpToLLVMPattern<TimerBeginOp> {
   LogicalResult
   matchAndRewrite(TimerBeginOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    FailureOr<LLVM::LLVMFuncOp> begin = LLVM::lookupOrCreateFn(
-        rewriter, op->getParentOfType<ModuleOp>(), "sdfgrtTimerBegin",
-        {ptrType}, ptrType);
-    if (failed(begin))
-      return op.emitOpError() << "cannot declare sdfgrtTimerBegin";
     Value name = programNamePointer(rewriter, op, op.getName());
-    Value call =
-        LLVM::CallOp::create(rewriter, op.getLoc(), *begin, name).getResult();
+    FailureOr<Value> call =
+        emitRuntimeCall(rewriter, op, RuntimeEntry::sdfgrtTimerBegin, name);
+    if (failed(call))
+      return failure();
     for (Value stream : adaptor.getStreams())
-      if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerRecordBegin",
-                                 {call, stream})))
+      if (failed(emitRuntimeCall(rewriter, op,
+                                 RuntimeEntry::sdfgrtTimerRecordBegin,
+                                 {*call, stream})))
         return failure();
-    rewriter.replaceOp(op, call);
+    rewriter.replaceOp(op, *call);
     return success();
   }
 };
@@ -169,10 +164,11 @@ struct TimerEndLowering : public ConvertOpToLLVMPattern<TimerEndOp> {
   matchAndRewrite(TimerEndOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     for (Value stream : adaptor.getStreams())
-      if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerRecordEnd",
+      if (failed(emitRuntimeCall(rewriter, op,
+                                 RuntimeEntry::sdfgrtTimerRecordEnd,
                                  {adaptor.getTimer(), stream})))
         return failure();
-    if (failed(emitRuntimeCall(rewriter, op, "sdfgrtTimerEnd",
+    if (failed(emitRuntimeCall(rewriter, op, RuntimeEntry::sdfgrtTimerEnd,
                                adaptor.getTimer())))
       return failure();
     rewriter.eraseOp(op);

@@ -49,3 +49,29 @@ sdfg.sdfg @unexpanded(%A: memref<?xf32, 1>, %o: memref<f32, 1>) target(gpu, stre
   sdfg.reduce add %A into %o : memref<?xf32, 1> -> memref<f32, 1>
   sdfg.return
 }
+
+// -----
+
+// The entries that bracket a call are the runtime's (RuntimeEntries.def):
+// a module that declares one with another type is refused where the
+// program needs it, instead of calling it with the wrong signature.
+
+// expected-note @+1 {{declared here}}
+func.func private @sdfgrtEndCall() -> i64
+
+// expected-error @+1 {{'sdfgrtEndCall' is a runtime entry of type '() -> i32', but the module declares it otherwise}}
+sdfg.sdfg @program(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) target(gpu) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  sdfg.return
+}
+
+// -----
+
+// expected-note @+1 {{declared here}}
+llvm.mlir.global internal @sdfgrtBeginCall(0 : i32) : i32
+
+// expected-error @+1 {{'sdfgrtBeginCall' is a runtime entry of type '() -> ()', but the module declares it otherwise}}
+func.func @function_program(%A: memref<4xf32, 1>, %s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  return
+}

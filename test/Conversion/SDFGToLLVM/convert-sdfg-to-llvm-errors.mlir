@@ -62,3 +62,20 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// The runtime's entries are called with their signatures from
+// RuntimeEntries.def; a module that declares one otherwise is refused at
+// the op that needs it.
+
+// expected-note @+1 {{declared here}}
+llvm.func @mgpuStreamSynchronize(!llvm.ptr) -> i32
+
+func.func @sync_declared_otherwise(%s: !sdfg.stream {sdfg.external_stream = "s"}) {
+  %slot = sdfg.init_streams %s -> !sdfg.stream
+  // expected-error @+2 {{'mgpuStreamSynchronize' is a runtime entry of type '!llvm.func<void (ptr)>', but the module declares it otherwise}}
+  // expected-error @+1 {{failed to legalize operation 'sdfg.sync'}}
+  sdfg.sync %slot
+  return
+}
