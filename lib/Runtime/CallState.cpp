@@ -18,8 +18,11 @@
 
 #include "RuntimeShared.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -141,6 +144,66 @@ void sdfgrt::recordVendorError(int32_t code, const char *name,
 bool sdfgrt::startLibraryOperation() { return startOperation(); }
 
 //===----------------------------------------------------------------------===//
+// Hooks of the concerns above the call state
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Hooks per phase: filled once each, in registration order, and only read
+/// after (constant-initialized, so nothing runs when the library loads).
+constexpr unsigned kMaxHooksPerPhase = 4;
+std::atomic<CallHook> callHooks[kNumCallPhases][kMaxHooksPerPhase];
+std::atomic<bool (*)()> pendingWorkFlush{nullptr};
+std::atomic<WorkInterceptor> workInterceptor{nullptr};
+std::mutex hookRegistration;
+
+void runCallHooks(CallPhase phase) {
+  for (std::atomic<CallHook> &slot :
+       callHooks[static_cast<unsigned>(phase)]) {
+    CallHook hook = slot.load(std::memory_order_acquire);
+    if (!hook)
+      return;
+    hook();
+  }
+}
+} // namespace
+
+void sdfgrt::registerCallHook(CallPhase phase, CallHook hook) {
+  std::lock_guard<std::mutex> lock(hookRegistration);
+  for (std::atomic<CallHook> &slot :
+       callHooks[static_cast<unsigned>(phase)]) {
+    CallHook registered = slot.load(std::memory_order_relaxed);
+    if (registered == hook)
+      return;
+    if (!registered) {
+      slot.store(hook, std::memory_order_release);
+      return;
+    }
+  }
+  // More hooks than a phase has slots: the runtime's own mistake.
+  fprintf(stderr, "sdfgrt: too many hooks for call phase %u\n",
+          static_cast<unsigned>(phase));
+  abort();
+}
+
+void sdfgrt::registerPendingWorkFlush(bool (*flush)()) {
+  pendingWorkFlush.store(flush, std::memory_order_release);
+}
+
+bool sdfgrt::flushPendingWork() {
+  bool (*flush)() = pendingWorkFlush.load(std::memory_order_acquire);
+  return !flush || flush();
+}
+
+void sdfgrt::registerWorkInterceptor(WorkInterceptor interceptor) {
+  workInterceptor.store(interceptor, std::memory_order_release);
+}
+
+bool sdfgrt::interceptWork(StreamWork &work) {
+  WorkInterceptor interceptor = workInterceptor.load(std::memory_order_acquire);
+  return interceptor && interceptor(work);
+}
+
+//===----------------------------------------------------------------------===//
 // C ABI: program calls and errors
 //===----------------------------------------------------------------------===//
 
@@ -164,39 +227,30 @@ void sdfgrtBeginCall(void) {
   threadState.lastErrorName = nullptr;
   threadState.lastErrorLocation = nullptr;
   threadState.location = nullptr;
-  forgetCallTransients();
-  forgetCallForks();
+  runCallHooks(CallPhase::Begin);
 }
 
 int32_t sdfgrtEndCall(void) {
-  // A graph-mode call that recorded or holds its program's graphs: what it
-  // recorded runs (unless it failed), then the clean-up below, and only
-  // then does the program's done event go after all of it.
-  bool graphs = threadState.callDepth == 1 &&
-                (threadState.graphCall || threadState.graphHeld);
-  if (graphs)
-    stopGraphRecording();
-  if (threadState.callDepth > 0 && --threadState.callDepth == 0) {
-    if (threadState.callError != 0) {
-      // Every slot the call forked joins the stream it came from first; the
-      // frees then go on the stream each allocation's slot was forked from
-      // (transitively: the caller's), ordered after every slot that may
-      // still use the memory, not only after its own.
-      if constexpr (kNegativeControl) {
-        freeCallTransients();
-        joinCallForks();
-      } else {
-        moveCallTransientsToForkRoots();
-        joinCallForks();
-        freeCallTransients();
-      }
-    }
-    if (graphs)
-      checkInGraphCall();
-    forgetCallTransients();
-    forgetCallForks();
-    forgetCallStream();
+  if (threadState.callDepth != 1) {
+    if (threadState.callDepth > 0)
+      --threadState.callDepth;
+    return threadState.callError;
   }
+  // The outermost call ends: what its concerns registered runs. Still
+  // inside the call, so that a failed call skips it, graph mode launches
+  // what is left; then, outside it, a failed call joins its forks and
+  // frees its transients, and graph mode gives its program's graphs back,
+  // after all of it.
+  runCallHooks(CallPhase::Closing);
+  threadState.callDepth = 0;
+  if (threadState.callError != 0) {
+    runCallHooks(CallPhase::FailedBeforeJoin);
+    runCallHooks(CallPhase::FailedJoin);
+    runCallHooks(CallPhase::FailedAfterJoin);
+  }
+  runCallHooks(CallPhase::Closed);
+  runCallHooks(CallPhase::End);
+  forgetCallStream();
   return threadState.callError;
 }
 

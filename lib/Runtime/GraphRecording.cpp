@@ -31,6 +31,22 @@ using namespace sdfgrt;
 
 namespace {
 
+/// Launches what the graph-mode call recorded so far (threadState.
+/// graphPending); false on a failure (recorded). The core runs it before
+/// any operation graph mode does not record (registerPendingWorkFlush).
+bool flushGraphSegment();
+
+/// At the end of the outermost call (a graph-mode call's), before its
+/// failure clean-up: launches what is left unless the call failed, and
+/// records nothing from then on.
+void stopGraphRecording();
+
+/// At the end of the outermost call, after its failure clean-up and joins
+/// (one that held a program's graphs): gives the program's graphs back,
+/// with an event after everything the call enqueued on the stream it
+/// recorded for.
+void checkInGraphCall();
+
 // sdfgrtSetGraphMode's modes.
 constexpr int32_t kGraphModeOff = 0;
 constexpr int32_t kGraphModeUpdate = 1;
@@ -171,12 +187,14 @@ void sdfgrt::countEagerGraphCall() {
 }
 
 //===----------------------------------------------------------------------===//
-// The hooks
+// Taking the work that eager entry points offer (offerWork)
 //===----------------------------------------------------------------------===//
 
-bool sdfgrt::recordGraphLaunch(void *function, const unsigned (&grid)[3],
-                               const unsigned (&block)[3], unsigned smem,
-                               void *stream, void **params, size_t count) {
+namespace {
+
+bool recordLaunch(void *function, const unsigned (&grid)[3],
+                  const unsigned (&block)[3], unsigned smem, void *stream,
+                  void **params, size_t count) {
   if (!startRecordedOperation())
     return true;
   if (!function || !attach(stream))
@@ -225,8 +243,7 @@ bool sdfgrt::recordGraphLaunch(void *function, const unsigned (&grid)[3],
   return true;
 }
 
-bool sdfgrt::recordGraphCopy(void *dst, const void *src, size_t bytes,
-                             void *stream) {
+bool recordCopy(void *dst, const void *src, size_t bytes, void *stream) {
   if (!startRecordedOperation())
     return true;
   if (!attach(stream))
@@ -240,8 +257,8 @@ bool sdfgrt::recordGraphCopy(void *dst, const void *src, size_t bytes,
   return true;
 }
 
-bool sdfgrt::recordGraphSet(void *dst, uint32_t value, unsigned elementSize,
-                            size_t count, void *stream) {
+bool recordSet(void *dst, uint32_t value, unsigned elementSize, size_t count,
+               void *stream) {
   if (!startRecordedOperation())
     return true;
   if (!attach(stream))
@@ -254,7 +271,7 @@ bool sdfgrt::recordGraphSet(void *dst, uint32_t value, unsigned elementSize,
   return true;
 }
 
-bool sdfgrt::recordGraphAlloc(size_t bytes, void *stream, void *&pointer) {
+bool recordAlloc(size_t bytes, void *stream, void *&pointer) {
   if (!startRecordedOperation())
     return true;
   if (!attach(stream))
@@ -271,7 +288,7 @@ bool sdfgrt::recordGraphAlloc(size_t bytes, void *stream, void *&pointer) {
   return allocated || threadState.operationFailed;
 }
 
-bool sdfgrt::recordGraphFree(void *pointer) {
+bool recordFree(void *pointer) {
   if (!graphCall.graphs || !isProgramBuffer(*graphCall.graphs, pointer))
     return false;
   // The buffer stays the program's, for its next call (also once the call
@@ -280,7 +297,7 @@ bool sdfgrt::recordGraphFree(void *pointer) {
   return true;
 }
 
-bool sdfgrt::flushGraphSegment() {
+bool flushGraphSegment() {
   threadState.graphPending = false;
   if (graphCall.recorded.empty())
     return true;
@@ -295,7 +312,7 @@ bool sdfgrt::flushGraphSegment() {
   return launched;
 }
 
-void sdfgrt::stopGraphRecording() {
+void stopGraphRecording() {
   if (!graphCall.program)
     return;
   if (threadState.graphPending) {
@@ -306,7 +323,7 @@ void sdfgrt::stopGraphRecording() {
   threadState.graphCall = false;
 }
 
-void sdfgrt::checkInGraphCall() {
+void checkInGraphCall() {
   if (!graphCall.program)
     return;
   if (graphCall.graphs)
@@ -320,6 +337,57 @@ void sdfgrt::checkInGraphCall() {
   threadState.graphHeld = false;
   graphCall.reset();
 }
+
+/// The interceptor of the core's dispatch: records what a graph-mode call
+/// offers, as one graph node per operation.
+bool recordWork(StreamWork &work) {
+  switch (work.kind) {
+  case StreamWork::Kind::Launch:
+    return recordLaunch(work.function, work.grid, work.block, work.smem,
+                        work.stream, work.params, work.paramCount);
+  case StreamWork::Kind::Copy:
+    return recordCopy(work.dst, work.src, work.bytes, work.stream);
+  case StreamWork::Kind::Set:
+    return recordSet(work.dst, work.value, work.elementSize, work.count,
+                     work.stream);
+  case StreamWork::Kind::Alloc:
+    return recordAlloc(work.bytes, work.stream, work.allocated);
+  case StreamWork::Kind::Free:
+    return recordFree(work.dst);
+  }
+  return false;
+}
+
+/// Whether the outermost call that is ending recorded or held its
+/// program's graphs (CallPhase::Closing decides it for CallPhase::Closed).
+thread_local bool closingGraphCall = false;
+
+void closeGraphCall() {
+  closingGraphCall = threadState.graphCall || threadState.graphHeld;
+  if (closingGraphCall)
+    stopGraphRecording();
+}
+
+void closedGraphCall() {
+  if (closingGraphCall)
+    checkInGraphCall();
+  closingGraphCall = false;
+}
+
+/// Hooks graph mode into the core, once per process, before the first
+/// graph-mode call records anything.
+void registerGraphMode() {
+  static const bool registered = [] {
+    registerPendingWorkFlush(&flushGraphSegment);
+    registerWorkInterceptor(&recordWork);
+    registerCallHook(CallPhase::Closing, &closeGraphCall);
+    registerCallHook(CallPhase::Closed, &closedGraphCall);
+    return true;
+  }();
+  (void)registered;
+}
+
+} // namespace
 
 void sdfgrt::forgetGraphCallForTesting() {
   threadState.graphCall = false;
@@ -338,6 +406,7 @@ void sdfgrtBeginGraphCall(const char *program) {
   if (!outermost || !program)
     return;
   int32_t mode = graphModeSettings().modeOf(program);
+  registerGraphMode();
   graphCall.reset();
   graphCall.program = program;
   graphCall.rebuild = mode == kGraphModeRebuild;

@@ -269,11 +269,17 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount) {
-  if (threadState.graphCall && !extra &&
-      recordGraphLaunch(function, Dims(gridX, gridY, gridZ).value,
-                        Dims(blockX, blockY, blockZ).value,
-                        static_cast<unsigned>(smem), stream, params,
-                        paramsCount))
+  if (!extra &&
+      offerWork(StreamWork::Kind::Launch, stream, [&](StreamWork &work) {
+        work.function = function;
+        std::memcpy(work.grid, Dims(gridX, gridY, gridZ).value,
+                    sizeof(work.grid));
+        std::memcpy(work.block, Dims(blockX, blockY, blockZ).value,
+                    sizeof(work.block));
+        work.smem = static_cast<unsigned>(smem);
+        work.params = params;
+        work.paramCount = paramsCount;
+      }))
     return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context context) {
     vendor::Function handle;

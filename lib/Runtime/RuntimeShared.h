@@ -106,36 +106,115 @@ struct ThreadState {
 };
 SDFGRT_CONSTINIT extern thread_local ThreadState threadState;
 
-// Graph mode (GraphRecording.cpp): the hooks of the operations it records.
-// Each is called only while threadState.graphCall is set (recordGraphFree:
-// graphHeld), and answers true
-// if it took the operation (recorded it, or skipped it in a failed call):
-// the entry point then does nothing more; false if the operation runs
-// eagerly, as without graph mode (its startOperation first launches what
-// was recorded).
-bool recordGraphLaunch(void *function, const unsigned (&grid)[3],
-                       const unsigned (&block)[3], unsigned smem, void *stream,
-                       void **params, size_t count);
-bool recordGraphCopy(void *dst, const void *src, size_t bytes, void *stream);
-bool recordGraphSet(void *dst, uint32_t value, unsigned elementSize,
-                    size_t count, void *stream);
-bool recordGraphAlloc(size_t bytes, void *stream, void *&pointer);
-bool recordGraphFree(void *pointer);
+// The call state is the bottom of the runtime: it calls no concern above
+// it. Those that keep per-call state (graph mode, the forks of the stream
+// pool, the transient allocations) register hooks that the outermost
+// program call runs when it begins and ends, at their first use.
 
-/// Launches what the graph-mode call recorded so far (threadState.
-/// graphPending); false on a failure (recorded).
-bool flushGraphSegment();
+/// When the outermost program call runs the hooks of each phase, in this
+/// order (each phase's hooks in the order they were registered).
+enum class CallPhase : unsigned {
+  /// sdfgrtBeginCall: forget what the last call left.
+  Begin,
+  /// sdfgrtEndCall, before any clean-up (graph mode launches what is left
+  /// and stops recording).
+  Closing,
+  /// The call failed: before the forks join (the transients move to the
+  /// streams their slots were forked from).
+  FailedBeforeJoin,
+  /// The call failed: the forks join their callers.
+  FailedJoin,
+  /// The call failed: after the joins (the transients are freed).
+  FailedAfterJoin,
+  /// After the clean-up (graph mode gives the program's graphs back).
+  Closed,
+  /// Last: forget the call's state.
+  End,
+};
+inline constexpr unsigned kNumCallPhases = 7;
 
-/// At the end of the outermost call (nothing unless it was a graph-mode
-/// call), before its failure clean-up: launches what is left unless the
-/// call failed, and records nothing from then on.
-void stopGraphRecording();
+using CallHook = void (*)();
 
-/// At the end of the outermost call, after its failure clean-up and joins
-/// (nothing unless it held a program's graphs): gives the program's graphs
-/// back, with an event after everything the call enqueued on the stream it
-/// recorded for.
-void checkInGraphCall();
+/// Registers `hook` for `phase` of every outermost call from now on, once
+/// however often it is registered. Thread-safe; a concern registers before
+/// it keeps any state for the calling thread, so its own next call end
+/// runs it.
+void registerCallHook(CallPhase phase, CallHook hook);
+
+/// What runs a concern's held-back work before an operation it does not
+/// hold back (graph mode: the segment recorded so far), registered before
+/// the concern sets threadState.graphPending; false on a failure
+/// (recorded).
+void registerPendingWorkFlush(bool (*flush)());
+
+/// Runs the registered flush (startOperation, when graphPending is set).
+bool flushPendingWork();
+
+/// GPU work that an eager entry point is about to enqueue and that a
+/// concern above the core may take instead: graph mode records it into the
+/// program's graph. The entry points describe their work and offer it
+/// through one dispatch (offerWork) before running it eagerly; they know
+/// nothing of graph mode.
+struct StreamWork {
+  enum class Kind { Launch, Copy, Set, Alloc, Free };
+  Kind kind;
+  void *stream = nullptr;
+  // Launch: the kernel, its shape and its parameters.
+  void *function = nullptr;
+  unsigned grid[3] = {0, 0, 0};
+  unsigned block[3] = {0, 0, 0};
+  unsigned smem = 0;
+  void **params = nullptr;
+  size_t paramCount = 0;
+  // Copy and Set: the destination; Free: the pointer freed.
+  void *dst = nullptr;
+  // Copy: `bytes` from `src`; Alloc: `bytes`.
+  const void *src = nullptr;
+  size_t bytes = 0;
+  // Set: `count` elements of `elementSize` bytes (1, 2 or 4) to `value`.
+  uint32_t value = 0;
+  unsigned elementSize = 0;
+  size_t count = 0;
+  // Alloc, when taken: the allocation.
+  void *allocated = nullptr;
+
+  explicit StreamWork(Kind kind, void *stream = nullptr)
+      : kind(kind), stream(stream) {}
+};
+
+/// What takes offered work: true if it took `work` (recorded it, or skipped
+/// it in a failed call), so the entry point does nothing more; false if it
+/// runs eagerly.
+using WorkInterceptor = bool (*)(StreamWork &work);
+
+/// Registers the interceptor (graph mode, before it first sets
+/// threadState.graphCall); one per process.
+void registerWorkInterceptor(WorkInterceptor interceptor);
+
+/// Calls the registered interceptor.
+bool interceptWork(StreamWork &work);
+
+/// The one dispatch of eager entry points: whether a concern above took
+/// the work of `kind` on `stream` that `fill(work)` describes (an
+/// allocation's result in `*allocated`). Only while a graph-mode call
+/// records (a free: while one holds its program's buffers) is the work
+/// described and the interceptor asked; otherwise this is one test of a
+/// thread-local flag.
+template <typename Fill>
+inline bool offerWork(StreamWork::Kind kind, void *stream, Fill &&fill,
+                      void **allocated = nullptr) {
+  bool recording = kind == StreamWork::Kind::Free ? threadState.graphHeld
+                                                  : threadState.graphCall;
+  if (!recording)
+    return false;
+  StreamWork work(kind, stream);
+  fill(work);
+  if (!interceptWork(work))
+    return false;
+  if (allocated)
+    *allocated = work.allocated;
+  return true;
+}
 
 /// Records a failure whose text, location included, was kept from an
 /// earlier operation.
@@ -159,7 +238,7 @@ inline bool startOperation() {
   // What a graph-mode call recorded runs before any operation it does not
   // record (a host sync included), in the order the program enqueued them.
   return startRecordedOperation() &&
-         (!threadState.graphPending || flushGraphSegment());
+         (!threadState.graphPending || flushPendingWork());
 }
 
 /// Starts an entry point that the host calls between program calls (stream
@@ -180,30 +259,9 @@ template <typename Body> void withoutRecordingFailures(Body &&body) {
   threadState.operationFailed = failed;
 }
 
-/// Frees, on its own stream, every allocation the failed program call made
-/// and did not free (StreamOperations.cpp).
-void freeCallTransients();
-
-/// Forgets the allocations of the program call that ends or begins.
-void forgetCallTransients();
-
-/// Makes each allocation of the failed program call be freed on the stream
-/// its stream was forked from, transitively (forkRoot), instead of its own:
-/// after joinCallForks, that stream is ordered after every slot.
-void moveCallTransientsToForkRoots();
-
 /// The stream that `stream` was forked from by the current program call,
 /// transitively; `stream` itself if it is no slot of a fork (StreamPool.cpp).
 void *forkRoot(void *stream);
-
-/// Orders, on the GPU, each stream the failed program call forked
-/// (sdfgrtForkStreams) back onto the stream it was forked from, the
-/// innermost forks first (StreamPool.cpp): the generated joins were skipped
-/// with the rest of the call.
-void joinCallForks();
-
-/// Forgets the forks of the program call that ends or begins.
-void forgetCallForks();
 
 /// Whether `stream` is a stream the current program call forked
 /// (sdfgrtForkStreams) from another one.

@@ -36,11 +36,16 @@ struct CallTransient {
 // Not in ThreadState: only allocations and frees touch it.
 thread_local std::vector<CallTransient> callTransients;
 
+/// Hooks the transients into the end of every outermost call (below).
+void registerTransientHooks();
+
 /// Remembers `pointer`, allocated on `stream`, until it is freed or the
 /// outermost program call ends.
 void trackTransient(void *pointer, void *stream) {
-  if (threadState.callDepth > 0)
-    callTransients.push_back({pointer, stream});
+  if (threadState.callDepth == 0)
+    return;
+  registerTransientHooks();
+  callTransients.push_back({pointer, stream});
 }
 
 /// Forgets `pointer` (freed); the newest first, as frees usually mirror the
@@ -113,9 +118,9 @@ void freeOnStream(const Symbols &symbols, void *ptr, Stream s) {
               s);
 }
 
-} // namespace
-
-void sdfgrt::freeCallTransients() {
+/// Frees, on its own stream, every allocation the failed program call made
+/// and did not free.
+void freeCallTransients() {
   // The call has failed (its later operations are skipped), but these frees
   // run.
   if (callTransients.empty())
@@ -134,12 +139,41 @@ void sdfgrt::freeCallTransients() {
   callTransients.clear();
 }
 
-void sdfgrt::forgetCallTransients() { callTransients.clear(); }
+/// Forgets the allocations of the program call that ends or begins.
+void forgetCallTransients() { callTransients.clear(); }
 
-void sdfgrt::moveCallTransientsToForkRoots() {
+/// Makes each allocation of the failed program call be freed on the stream
+/// its stream was forked from, transitively (forkRoot), instead of its own:
+/// after the forks join, that stream is ordered after every slot.
+void moveCallTransientsToForkRoots() {
   for (CallTransient &transient : callTransients)
     transient.stream = forkRoot(transient.stream);
 }
+
+/// Hooks the transients into the end of every outermost call, once per
+/// process, before the first one is tracked. A failed call's slots join
+/// the streams they came from first (the stream pool's hook); the frees
+/// then go on the stream each allocation's slot was forked from
+/// (transitively: the caller's), ordered after every slot that may still
+/// use the memory, not only after its own. (The negative control frees
+/// first, on the allocation's own stream.)
+void registerTransientHooks() {
+  static const bool registered = [] {
+    registerCallHook(CallPhase::Begin, &forgetCallTransients);
+    if constexpr (kNegativeControl) {
+      registerCallHook(CallPhase::FailedBeforeJoin, &freeCallTransients);
+    } else {
+      registerCallHook(CallPhase::FailedBeforeJoin,
+                       &moveCallTransientsToForkRoots);
+      registerCallHook(CallPhase::FailedAfterJoin, &freeCallTransients);
+    }
+    registerCallHook(CallPhase::End, &forgetCallTransients);
+    return true;
+  }();
+  (void)registered;
+}
+
+} // namespace
 
 /// Sets `count` dense elements of `elementSize` bytes to `value`. No
 /// vendor sets 64-bit elements: one element is set as two 32-bit words,
@@ -187,17 +221,17 @@ void setDense(void *dst, int64_t elementSize, uint64_t value, size_t count,
     return;
   // Graph mode records what one memset node does: 1-, 2- and 4-byte
   // elements (and 8-byte ones whose two halves are equal).
-  if (threadState.graphCall) {
-    bool halvesEqual = static_cast<uint32_t>(value) == (value >> 32);
-    if (elementSize <= 4 &&
-        recordGraphSet(dst, static_cast<uint32_t>(value),
-                       static_cast<unsigned>(elementSize), count, stream))
-      return;
-    if (elementSize == 8 && halvesEqual &&
-        recordGraphSet(dst, static_cast<uint32_t>(value), 4, 2 * count,
-                       stream))
-      return;
-  }
+  bool halvesEqual = static_cast<uint32_t>(value) == (value >> 32);
+  bool oneNode = elementSize <= 4 || (elementSize == 8 && halvesEqual);
+  if (oneNode &&
+      offerWork(StreamWork::Kind::Set, stream, [&](StreamWork &work) {
+        work.dst = dst;
+        work.value = static_cast<uint32_t>(value);
+        work.elementSize =
+            elementSize <= 4 ? static_cast<unsigned>(elementSize) : 4;
+        work.count = elementSize <= 4 ? count : 2 * count;
+      }))
+    return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     fillDense(symbols, static_cast<char *>(dst), elementSize, value, count, s);
   });
@@ -219,8 +253,10 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
   void *result = nullptr;
-  if (threadState.graphCall && !isHostShared &&
-      recordGraphAlloc(sizeBytes, stream, result))
+  if (!isHostShared &&
+      offerWork(
+          StreamWork::Kind::Alloc, stream,
+          [&](StreamWork &work) { work.bytes = sizeBytes; }, &result))
     return result;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     if (isHostShared) {
@@ -242,7 +278,8 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
 }
 
 void mgpuMemFree(void *ptr, void *stream) {
-  if (!ptr || (threadState.graphHeld && recordGraphFree(ptr)))
+  if (!ptr || offerWork(StreamWork::Kind::Free, stream,
+                        [&](StreamWork &work) { work.dst = ptr; }))
     return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     freeOnStream(symbols, ptr, s);
@@ -257,8 +294,12 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   auto to = reinterpret_cast<uintptr_t>(dst);
   auto from = reinterpret_cast<uintptr_t>(src);
   bool disjoint = to + sizeBytes <= from || from + sizeBytes <= to;
-  if (threadState.graphCall && disjoint &&
-      recordGraphCopy(dst, src, sizeBytes, stream))
+  if (disjoint &&
+      offerWork(StreamWork::Kind::Copy, stream, [&](StreamWork &work) {
+        work.dst = dst;
+        work.src = src;
+        work.bytes = sizeBytes;
+      }))
     return;
   onStream(stream, [&](const Symbols &symbols, Stream s, Context) {
     if (disjoint) {

@@ -233,19 +233,10 @@ struct Fork {
 constexpr size_t kMaxCallForks = 4 * kMaxStreamSlots;
 thread_local std::vector<Fork> callForks;
 
-void logFork(void *caller, void *slot) {
-  if (threadState.callDepth == 0)
-    return;
-  for (const Fork &fork : callForks)
-    if (fork.caller == caller && fork.slot == slot)
-      return;
-  if (callForks.size() < kMaxCallForks)
-    callForks.push_back({caller, slot});
-}
-
-} // namespace
-
-void sdfgrt::joinCallForks() {
+/// Orders, on the GPU, each stream the failed program call forked back onto
+/// the stream it was forked from, the innermost forks first: the generated
+/// joins were skipped with the rest of the call.
+void joinCallForks() {
   // The call has failed and its generated joins were skipped; these run.
   if (callForks.empty())
     return;
@@ -259,7 +250,33 @@ void sdfgrt::joinCallForks() {
   callForks.clear();
 }
 
-void sdfgrt::forgetCallForks() { callForks.clear(); }
+/// Forgets the forks of the program call that ends or begins.
+void forgetCallForks() { callForks.clear(); }
+
+/// Hooks the forks into every outermost call, once per process, before the
+/// first one is logged.
+void registerForkHooks() {
+  static const bool registered = [] {
+    registerCallHook(CallPhase::Begin, &forgetCallForks);
+    registerCallHook(CallPhase::FailedJoin, &joinCallForks);
+    registerCallHook(CallPhase::End, &forgetCallForks);
+    return true;
+  }();
+  (void)registered;
+}
+
+void logFork(void *caller, void *slot) {
+  if (threadState.callDepth == 0)
+    return;
+  registerForkHooks();
+  for (const Fork &fork : callForks)
+    if (fork.caller == caller && fork.slot == slot)
+      return;
+  if (callForks.size() < kMaxCallForks)
+    callForks.push_back({caller, slot});
+}
+
+} // namespace
 
 void *sdfgrt::forkRoot(void *stream) {
   // Each step goes to a fork logged earlier than the slot's own (a slot is
