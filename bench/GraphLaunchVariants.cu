@@ -6,7 +6,7 @@
 //
 // sdfg-bench-graph-variants: the launch-bound call of sdfg-bench-calls (an
 // H2D copy, 8 small kernels, a D2H copy) as executable graphs made in the
-// ways graph mode (lib/Runtime/GraphSegments.cpp) and its callers make them,
+// ways graph mode (lib/Runtime/GraphMode/GraphSegments.cpp) and its callers make them,
 // each launched on one stream in the same process, so that a difference in
 // device time can be put down to one property of the graph:
 //   captured from a stream, or built node by node (unified or typed copy

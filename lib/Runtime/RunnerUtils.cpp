@@ -1,4 +1,4 @@
-//===- RunnerUtils.cpp - printMemref* and vector.print without MLIR --------===//
+//===- RunnerUtils.cpp - printMemref* and vector.print without MLIR -------===//
 //
 // Part of the SDFGStream project.
 //

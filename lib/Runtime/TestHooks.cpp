@@ -11,7 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RuntimeShared.h"
+#include "Core/Events.h"
+#include "Core/Modules.h"
+#include "Core/StreamPool.h"
+#include "GraphMode/GraphMode.h"
+#include "Timers/Timers.h"
 
 #include <iterator>
 #include <mutex>

@@ -14,7 +14,7 @@
 
 #include "FakeCudaDriver.h"
 #include "FakeDriverTest.h"
-#include "RuntimeInternal.h"
+#include "Core/RuntimeInternal.h"
 
 #include "gtest/gtest.h"
 

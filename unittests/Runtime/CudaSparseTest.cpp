@@ -17,7 +17,7 @@
 #include "FakeCudaDriver.h"
 #include "FakeCusparse.h"
 #include "FakeDriverTest.h"
-#include "RuntimeInternal.h"
+#include "Core/RuntimeInternal.h"
 
 #include "gtest/gtest.h"
 

@@ -16,7 +16,7 @@
 #define SDFGSTREAM_UNITTESTS_RUNTIME_FAKEDRIVERTEST_H
 
 #include "FakeCudaDriver.h"
-#include "RuntimeInternal.h"
+#include "Core/RuntimeInternal.h"
 
 #include "gtest/gtest.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RuntimeInternal.h"
+#include "Core/RuntimeInternal.h"
 
 #include "gtest/gtest.h"
 

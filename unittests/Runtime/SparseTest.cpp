@@ -14,7 +14,7 @@
 
 #include "SDFGStream/Runtime/SDFGRuntime.h"
 
-#include "RuntimeInternal.h"
+#include "Core/RuntimeInternal.h"
 
 #include "gtest/gtest.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StridedCopy.h"
+#include "Core/StridedCopy.h"
 
 #include "gtest/gtest.h"
 
