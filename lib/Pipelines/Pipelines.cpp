@@ -19,6 +19,7 @@
 #include "TargetDescription.h"
 
 #include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Passes.h"
 #include "SDFGStream/Pipelines/Pipelines.h"
 #include "SDFGStream/Transforms/Passes.h"
 
@@ -49,7 +50,7 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   // Kernels that a producer targeted at the other vendor (or brought
   // compiled for it) are refused before anything is lowered.
   VerifyKernelTargetsOptions targetOptions;
-  targetOptions.vendor = vendor == GpuVendor::CUDA ? "cuda" : "rocm";
+  targetOptions.vendor = target.optionName().str();
   pm.addPass(createVerifyKernelTargets(targetOptions));
 
   // Streams: every GPU op of every program on the caller's stream (the
@@ -125,13 +126,13 @@ void mlir::sdfg::buildLowerToGpuPipeline(
   pm.addPass(createVerifyFullyLowered());
 }
 
-/// Registers a pipeline whose options are checked before it is built, so
-/// that a bad option is an error (and a non-zero exit) rather than a
-/// pipeline that fails later or not at all.
-static void registerPipeline(StringRef name, StringRef description,
-                             GpuVendor vendor) {
+/// Registers the pipeline of `target`, whose options are checked before it
+/// is built, so that a bad option is an error (and a non-zero exit) rather
+/// than a pipeline that fails later or not at all.
+static void registerPipeline(const TargetDescription &target) {
+  GpuVendor vendor = target.vendor();
   registerPassPipeline(
-      name, description,
+      target.pipelineName(), target.pipelineDescription(),
       [vendor](OpPassManager &pm, StringRef text,
                function_ref<LogicalResult(const Twine &)> errorHandler) {
         LowerToGpuPipelineOptions options;
@@ -149,12 +150,7 @@ static void registerPipeline(StringRef name, StringRef description,
 }
 
 void mlir::sdfg::registerLowerToGpuPipelines() {
-  registerPipeline("sdfg-lower-to-cuda",
-                   "Lower SDFGStream programs to LLVM + CUDA kernels, every "
-                   "GPU operation on the caller's stream",
-                   GpuVendor::CUDA);
-  registerPipeline("sdfg-lower-to-rocm",
-                   "Lower SDFGStream programs to LLVM + ROCm/HIP kernels, "
-                   "every GPU operation on the caller's stream",
-                   GpuVendor::ROCm);
+  for (const TargetDescription *target : getTargetDescriptions())
+    registerPipeline(*target);
+  registerSDFGStreamPipelinesPasses();
 }

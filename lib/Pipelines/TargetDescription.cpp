@@ -133,40 +133,55 @@ TargetDescription::verifyOptions(const LowerToGpuPipelineOptions &options,
                                  std::string &error) const {
   TargetChoice choice = choose(options);
   if (!llvm::is_contained(formats(), choice.format)) {
-    error = "sdfg-lower-to-" + name().lower() + ": unknown format '" +
-            choice.format + "' (expected one of: " +
-            llvm::join(formats(), ", ") + ")";
+    error = pipelineName() + ": unknown format '" + choice.format +
+            "' (expected one of: " + llvm::join(formats(), ", ") + ")";
     return failure();
   }
   if (choice.optLevel > 3) {
-    error = "sdfg-lower-to-" + name().lower() + ": opt-level must be 0 to 3, "
-            "not " + std::to_string(choice.optLevel);
+    error = pipelineName() +
+            ": opt-level must be 0 to 3, "
+            "not " +
+            std::to_string(choice.optLevel);
     return failure();
   }
   std::string known;
   if (!isKnownChip(triple(), choice.chip, known)) {
-    error = "sdfg-lower-to-" + name().lower() + ": unknown chip '" +
-            choice.chip + "' for " + triple().str() + " (known: " + known +
-            ")";
+    error = pipelineName() + ": unknown chip '" + choice.chip + "' for " +
+            triple().str() + " (known: " + known + ")";
     return failure();
   }
   std::string feature = unknownFeature(triple(), choice.features, known);
   if (!feature.empty()) {
-    error = "sdfg-lower-to-" + name().lower() + ": unknown target feature '" +
-            feature + "' for " + triple().str() +
+    error = pipelineName() + ": unknown target feature '" + feature + "' for " +
+            triple().str() +
             " (expected +name or -name, name one of: " + known + ")";
     return failure();
   }
   if (!options.toolkit.empty() &&
       !llvm::sys::fs::is_directory(options.toolkit.getValue())) {
-    error = "sdfg-lower-to-" + name().lower() + ": toolkit '" +
-            options.toolkit.getValue() + "' is not a directory";
+    error = pipelineName() + ": toolkit '" + options.toolkit.getValue() +
+            "' is not a directory";
     return failure();
   }
   return verifyToolkit(choice, error);
 }
 
+ArrayRef<const TargetDescription *> mlir::sdfg::getTargetDescriptions() {
+  static const TargetDescription *const descriptions[] = {
+      &getCudaTargetDescription(), &getRocmTargetDescription()};
+  return descriptions;
+}
+
 const TargetDescription &mlir::sdfg::getTargetDescription(GpuVendor vendor) {
-  return vendor == GpuVendor::CUDA ? getCudaTargetDescription()
-                                   : getRocmTargetDescription();
+  for (const TargetDescription *target : getTargetDescriptions())
+    if (target->vendor() == vendor)
+      return *target;
+  llvm_unreachable("a GpuVendor without a target description");
+}
+
+const TargetDescription *mlir::sdfg::lookupTargetDescription(StringRef name) {
+  for (const TargetDescription *target : getTargetDescriptions())
+    if (target->optionName() == name)
+      return target;
+  return nullptr;
 }

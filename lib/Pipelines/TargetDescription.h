@@ -1,18 +1,19 @@
-//===- TargetDescription.h - What a GPU vendor adds to the lowering -*- C++ -*-===//
+//===- TargetDescription.h - What a GPU vendor adds to the lowering -*- C++
+//-*-===//
 //
 // Part of the SDFGStream project.
 //
 //===----------------------------------------------------------------------===//
 //
 // The lowering pipeline is shared; a vendor describes only its defaults,
-// how its options are checked, where its toolkit is, and which passes lower
-// its dialects and kernels (CudaTarget.cpp, RocmTarget.cpp). Private to
-// lib/Pipelines.
+// how its options are checked, where its toolkit is, which passes lower
+// its dialects and kernels, and which kernel targets are its own
+// (CUDA/CudaTarget.cpp, ROCm/RocmTarget.cpp). Private to lib/Pipelines.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SDFGSTREAM_LIB_CONVERSION_PIPELINES_TARGETDESCRIPTION_H
-#define SDFGSTREAM_LIB_CONVERSION_PIPELINES_TARGETDESCRIPTION_H
+#ifndef SDFGSTREAM_LIB_PIPELINES_TARGETDESCRIPTION_H
+#define SDFGSTREAM_LIB_PIPELINES_TARGETDESCRIPTION_H
 
 #include "SDFGStream/Conversion/Passes.h"
 #include "SDFGStream/Pipelines/Pipelines.h"
@@ -35,8 +36,25 @@ class TargetDescription {
 public:
   virtual ~TargetDescription() = default;
 
+  /// The vendor this describes (the public API's name for it).
+  virtual GpuVendor vendor() const = 0;
   /// "CUDA" or "ROCm", for messages.
   virtual llvm::StringRef name() const = 0;
+  /// The vendor as options name it ("cuda", "rocm"): its pipeline is
+  /// sdfg-lower-to-<this>, sdfg-verify-kernel-targets' vendor=<this>.
+  virtual llvm::StringRef optionName() const = 0;
+  /// The registered pipeline's description.
+  virtual llvm::StringRef pipelineDescription() const = 0;
+  /// How the vendor's kernel targets are written, for messages
+  /// ("#nvvm.target").
+  virtual llvm::StringRef kernelTargetName() const = 0;
+  /// Whether `target`, a gpu.module target or a gpu.object's, is the
+  /// vendor's: what its lowering can build and its runtime load.
+  virtual bool ownsKernelTarget(Attribute target) const = 0;
+  /// sdfg-lower-to-<optionName>.
+  std::string pipelineName() const {
+    return ("sdfg-lower-to-" + optionName()).str();
+  }
   /// The LLVM target triple of the kernels.
   virtual llvm::StringRef triple() const = 0;
   virtual llvm::StringRef defaultChip() const = 0;
@@ -74,11 +92,20 @@ protected:
                                       std::string &error) const = 0;
 };
 
+/// Every vendor's description: adding a vendor is adding its target file
+/// (CUDA/CudaTarget.cpp, ROCm/RocmTarget.cpp) and its entry here
+/// (TargetDescription.cpp).
+llvm::ArrayRef<const TargetDescription *> getTargetDescriptions();
+
 const TargetDescription &getTargetDescription(GpuVendor vendor);
+
+/// The description whose optionName() is `name`, or null.
+const TargetDescription *lookupTargetDescription(llvm::StringRef name);
+
 const TargetDescription &getCudaTargetDescription();
 const TargetDescription &getRocmTargetDescription();
 
 } // namespace sdfg
 } // namespace mlir
 
-#endif // SDFGSTREAM_LIB_CONVERSION_PIPELINES_TARGETDESCRIPTION_H
+#endif // SDFGSTREAM_LIB_PIPELINES_TARGETDESCRIPTION_H

@@ -143,7 +143,10 @@ LogicalResult verifyLowerToGpuPipelineOptions(
 void buildLowerToGpuPipeline(OpPassManager &pm, GpuVendor vendor,
                              const LowerToGpuPipelineOptions &options);
 
-/// Registers `sdfg-lower-to-cuda` and `sdfg-lower-to-rocm`.
+/// Registers `sdfg-lower-to-cuda` and `sdfg-lower-to-rocm`, and the passes
+/// of their targets (SDFGStream/Pipelines/Passes.h:
+/// `sdfg-verify-kernel-targets`, `sdfg-assemble-amdgpu-kernels`,
+/// `convert-kernel-asserts-to-traps`).
 void registerLowerToGpuPipelines();
 
 } // namespace sdfg

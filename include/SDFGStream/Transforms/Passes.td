@@ -431,32 +431,6 @@ def VerifyStreamDiscipline : Pass<"sdfg-verify-stream-discipline", "ModuleOp"> {
   }];
 }
 
-def VerifyKernelTargets : Pass<"sdfg-verify-kernel-targets", "ModuleOp"> {
-  let summary = "Fail on kernels already built or targeted for another vendor";
-  let description = [{
-    Producers may attach compilation targets to their kernel modules
-    themselves (`nvvm-attach-target`, `rocdl-attach-target`, or
-    `gpu.module @k [#nvvm.target<chip = "sm_80">]` written out) or bring
-    kernels already compiled (`gpu.binary`). A lowering for one vendor keeps
-    targets and objects of that vendor as they are, but cannot build or load
-    those of the other: a ROCDL target on a module lowered to NVVM (or the
-    reverse) makes the backend abort the process. This check reports, before
-    anything is lowered,
-
-    * every `gpu.module` target that is not the vendor's (`#nvvm.target`
-      for CUDA, `#rocdl.target` for ROCm), and
-    * every `gpu.binary` whose embedded object (the one its
-      `#gpu.select_object` handler picks: by default the first) is built
-      for another target than the vendor's,
-
-    at the op, naming the target. Both lowering pipelines run it first.
-  }];
-  let options = [
-    Option<"vendor", "vendor", "std::string", /*default=*/"\"cuda\"",
-           "The vendor the kernels are lowered for: cuda or rocm">
-  ];
-}
-
 def VerifyFullyLowered : Pass<"sdfg-verify-fully-lowered"> {
   let summary = "Fail on anything a lowering left unconverted";
   let description = [{

@@ -12,10 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetDescription.h"
+#include "../TargetDescription.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -28,7 +29,17 @@ using namespace mlir::sdfg;
 namespace {
 class CudaTarget : public TargetDescription {
 public:
+  GpuVendor vendor() const override { return GpuVendor::CUDA; }
   StringRef name() const override { return "CUDA"; }
+  StringRef optionName() const override { return "cuda"; }
+  StringRef pipelineDescription() const override {
+    return "Lower SDFGStream programs to LLVM + CUDA kernels, every GPU "
+           "operation on the caller's stream";
+  }
+  StringRef kernelTargetName() const override { return "#nvvm.target"; }
+  bool ownsKernelTarget(Attribute target) const override {
+    return isa<NVVM::NVVMTargetAttr>(target);
+  }
   StringRef triple() const override { return "nvptx64-nvidia-cuda"; }
   StringRef defaultChip() const override { return "sm_90"; }
   StringRef defaultFormat() const override { return "fatbin"; }

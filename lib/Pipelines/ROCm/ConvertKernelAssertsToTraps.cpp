@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,7 +23,7 @@
 namespace mlir {
 namespace sdfg {
 #define GEN_PASS_DEF_CONVERTKERNELASSERTSTOTRAPS
-#include "SDFGStream/Conversion/Passes.h.inc"
+#include "SDFGStream/Pipelines/Passes.h.inc"
 } // namespace sdfg
 } // namespace mlir
 

@@ -12,10 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetDescription.h"
+#include "../TargetDescription.h"
+
+#include "SDFGStream/Pipelines/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -77,7 +80,17 @@ static bool hasDeviceLibraries(StringRef toolkit) {
 namespace {
 class RocmTarget : public TargetDescription {
 public:
+  GpuVendor vendor() const override { return GpuVendor::ROCm; }
   StringRef name() const override { return "ROCm"; }
+  StringRef optionName() const override { return "rocm"; }
+  StringRef pipelineDescription() const override {
+    return "Lower SDFGStream programs to LLVM + ROCm/HIP kernels, every GPU "
+           "operation on the caller's stream";
+  }
+  StringRef kernelTargetName() const override { return "#rocdl.target"; }
+  bool ownsKernelTarget(Attribute target) const override {
+    return isa<ROCDL::ROCDLTargetAttr>(target);
+  }
   StringRef triple() const override { return "amdgcn-amd-amdhsa"; }
   StringRef defaultChip() const override { return "gfx90a"; }
   StringRef defaultFormat() const override { return "bin"; }

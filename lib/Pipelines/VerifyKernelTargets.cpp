@@ -11,20 +11,21 @@
 // the backend aborts the process (LLVM ERROR: Cannot select, unsupported
 // calling convention); a gpu.binary object of the other vendor fails only
 // when the runtime loads it. Both are reported here, at the op, before the
-// lowering starts.
+// lowering starts. Which targets are a vendor's is its target description's
+// to say (TargetDescription::ownsKernelTarget).
 //
 //===----------------------------------------------------------------------===//
 
-#include "SDFGStream/Transforms/Passes.h"
+#include "SDFGStream/Pipelines/Passes.h"
+
+#include "TargetDescription.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 namespace mlir {
 namespace sdfg {
 #define GEN_PASS_DEF_VERIFYKERNELTARGETS
-#include "SDFGStream/Transforms/Passes.h.inc"
+#include "SDFGStream/Pipelines/Passes.h.inc"
 } // namespace sdfg
 } // namespace mlir
 
@@ -37,28 +38,15 @@ struct VerifyKernelTargets
   using VerifyKernelTargetsBase::VerifyKernelTargetsBase;
   void runOnOperation() override;
 };
-
-/// What the lowering for one vendor can build and load.
-struct Vendor {
-  StringRef name, targetName, pipeline, otherPipeline;
-  bool (*owns)(Attribute target);
-};
 } // namespace
 
-static const Vendor kCuda = {
-    "CUDA", "#nvvm.target", "sdfg-lower-to-cuda", "sdfg-lower-to-rocm",
-    [](Attribute target) { return isa<NVVM::NVVMTargetAttr>(target); }};
-static const Vendor kRocm = {
-    "ROCm", "#rocdl.target", "sdfg-lower-to-rocm", "sdfg-lower-to-cuda",
-    [](Attribute target) { return isa<ROCDL::ROCDLTargetAttr>(target); }};
-
-/// What to suggest for a foreign target: the other pipeline where it is
-/// the other vendor's, nothing where it is neither's (SPIR-V, XeVM).
-static std::string suggestion(const Vendor &vendor, Attribute target) {
-  const Vendor &other = &vendor == &kCuda ? kRocm : kCuda;
-  if (other.owns(target))
-    return "; lower it with " + vendor.otherPipeline.str() +
-           " or leave the target out";
+/// What to suggest for a foreign target: the pipeline of the vendor that
+/// owns it, nothing where no vendor's description does (SPIR-V, XeVM).
+static std::string suggestion(Attribute target) {
+  for (const TargetDescription *other : getTargetDescriptions())
+    if (other->ownsKernelTarget(target))
+      return "; lower it with " + other->pipelineName() +
+             " or leave the target out";
   return "; leave the target out";
 }
 
@@ -90,39 +78,41 @@ static gpu::ObjectAttr selectedObject(gpu::BinaryOp binary) {
 }
 
 void VerifyKernelTargets::runOnOperation() {
-  if (vendor != "cuda" && vendor != "rocm") {
-    getOperation().emitError()
-        << "sdfg-verify-kernel-targets: vendor must be cuda or rocm, not '"
-        << vendor << "'";
+  const TargetDescription *expected = lookupTargetDescription(vendor);
+  if (!expected) {
+    std::string known;
+    for (const TargetDescription *target : getTargetDescriptions())
+      known += (known.empty() ? "" : " or ") + target->optionName().str();
+    getOperation().emitError() << "sdfg-verify-kernel-targets: vendor must be "
+                               << known << ", not '" << vendor << "'";
     return signalPassFailure();
   }
-  const Vendor &expected = vendor == "cuda" ? kCuda : kRocm;
   bool failed = false;
   getOperation().walk([&](Operation *op) {
     if (auto module = dyn_cast<gpu::GPUModuleOp>(op)) {
       ArrayAttr targets = module.getTargetsAttr();
       for (Attribute target : targets ? targets.getValue()
                                       : ArrayRef<Attribute>()) {
-        if (expected.owns(target))
+        if (expected->ownsKernelTarget(target))
           continue;
         failed = true;
         module.emitOpError()
-            << "has the target " << target << ", which the "
-            << expected.name << " lowering (" << expected.pipeline
-            << ") cannot build: it builds " << expected.targetName
-            << " only" << suggestion(expected, target);
+            << "has the target " << target << ", which the " << expected->name()
+            << " lowering (" << expected->pipelineName()
+            << ") cannot build: it builds " << expected->kernelTargetName()
+            << " only" << suggestion(target);
       }
       return WalkResult::skip();
     }
     if (auto binary = dyn_cast<gpu::BinaryOp>(op)) {
       gpu::ObjectAttr object = selectedObject(binary);
-      if (object && !expected.owns(object.getTarget())) {
+      if (object && !expected->ownsKernelTarget(object.getTarget())) {
         failed = true;
         binary.emitOpError()
             << "embeds an object built for " << object.getTarget()
-            << ", which the " << expected.name
+            << ", which the " << expected->name()
             << " runtime cannot load: it loads objects of "
-            << expected.targetName << " only";
+            << expected->kernelTargetName() << " only";
       }
       return WalkResult::skip();
     }

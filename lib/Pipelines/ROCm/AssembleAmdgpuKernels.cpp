@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SDFGStream/Conversion/Passes.h"
+#include "SDFGStream/Pipelines/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -26,7 +26,7 @@
 namespace mlir {
 namespace sdfg {
 #define GEN_PASS_DEF_ASSEMBLEAMDGPUKERNELS
-#include "SDFGStream/Conversion/Passes.h.inc"
+#include "SDFGStream/Pipelines/Passes.h.inc"
 } // namespace sdfg
 } // namespace mlir
 
