@@ -188,6 +188,15 @@ bool launchSegment(const Symbols &symbols, ProgramGraphs &graphs,
 /// part or whole (once per call; GraphRecording.cpp).
 void countEagerGraphCall();
 
+// sdfgrtSetGraphMode's modes.
+inline constexpr int32_t kGraphModeOff = 0;
+inline constexpr int32_t kGraphModeUpdate = 1;
+inline constexpr int32_t kGraphModeRebuild = 2;
+
+/// The graph mode that sdfgrtSetGraphMode gave `program`
+/// (kGraphModeUpdate, kGraphModeRebuild or kGraphModeOff; GraphSettings.cpp).
+int32_t graphModeOf(const char *program);
+
 /// Forgets the calling thread's graph-mode call (GraphRecording.cpp).
 void forgetGraphCallForTesting();
 

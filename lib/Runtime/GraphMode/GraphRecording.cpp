@@ -24,8 +24,6 @@
 
 #include <cstring>
 #include <mutex>
-#include <string>
-#include <unordered_map>
 
 using namespace sdfgrt;
 
@@ -46,11 +44,6 @@ void stopGraphRecording();
 /// with an event after everything the call enqueued on the stream it
 /// recorded for.
 void checkInGraphCall();
-
-// sdfgrtSetGraphMode's modes.
-constexpr int32_t kGraphModeOff = 0;
-constexpr int32_t kGraphModeUpdate = 1;
-constexpr int32_t kGraphModeRebuild = 2;
 
 /// The graph-mode call of the calling thread.
 struct GraphCall {
@@ -77,27 +70,6 @@ struct GraphCall {
   }
 };
 thread_local GraphCall graphCall;
-
-/// The graph mode of each program (sdfgrtSetGraphMode).
-struct GraphModeSettings {
-  std::mutex mutex;
-  std::atomic<bool> anySetting{false};
-  int32_t defaultMode = kGraphModeUpdate;
-  std::unordered_map<std::string, int32_t> programs;
-
-  int32_t modeOf(const char *program) {
-    if (!anySetting.load(std::memory_order_acquire))
-      return kGraphModeUpdate;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = programs.find(program);
-    return it == programs.end() ? defaultMode : it->second;
-  }
-};
-
-GraphModeSettings &graphModeSettings() {
-  static GraphModeSettings *instance = new GraphModeSettings;
-  return *instance;
-}
 
 /// Graph mode is off for the rest of the call; it goes on eagerly.
 void stopRecording() {
@@ -405,7 +377,7 @@ void sdfgrtBeginGraphCall(const char *program) {
   sdfgrtBeginCall();
   if (!outermost || !program)
     return;
-  int32_t mode = graphModeSettings().modeOf(program);
+  int32_t mode = graphModeOf(program);
   registerGraphMode();
   graphCall.reset();
   graphCall.program = program;
@@ -417,21 +389,4 @@ void sdfgrtBeginGraphCall(const char *program) {
 void sdfgrtFlushGraphWork(void) {
   if (threadState.graphCall && threadState.graphPending)
     flushGraphSegment();
-}
-
-void sdfgrtSetGraphMode(const char *program, int32_t mode) {
-  GraphModeSettings &settings = graphModeSettings();
-  std::lock_guard<std::mutex> lock(settings.mutex);
-  if (mode != kGraphModeUpdate && mode != kGraphModeRebuild)
-    mode = kGraphModeOff;
-  if (!program) {
-    settings.programs.clear();
-    settings.defaultMode = mode;
-  } else {
-    settings.programs[program] = mode;
-  }
-  // Back to the defaults: calls need not take the lock.
-  settings.anySetting.store(!settings.programs.empty() ||
-                                settings.defaultMode != kGraphModeUpdate,
-                            std::memory_order_release);
 }
