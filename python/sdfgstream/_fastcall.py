@@ -13,7 +13,7 @@ static extents, memory and row-major contiguity in a few comparisons, and
 packs every descriptor and scalar with one struct call.
 
 Anything the fast path does not take (another array type, a strided
-memref, non-contiguous or empty arrays, a scalar struct cannot pack, a
+memref, non-contiguous arrays, a scalar struct cannot pack, a
 stream object of an unknown kind) goes to the general path, which accepts
 or rejects it as before; nothing is enqueued before that choice is made.
 A program with pointer or unranked parameters, or with strided memrefs, or

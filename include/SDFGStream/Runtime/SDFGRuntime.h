@@ -73,8 +73,11 @@ SDFGRT_EXPORT void sdfgrtBeginCall(void);
 /* Marks the end of a program call; returns 0, or the error code of the first
  * failure recorded since the outermost sdfgrtBeginCall. An inner end does not
  * clear it: the enclosing call fails too. The outermost end of a failed call
- * frees, stream-ordered on the stream each was allocated on, every
- * allocation of mgpuMemAlloc that the call made and did not free. */
+ * joins every stream the call forked (sdfgrtForkStreams) back onto the
+ * stream it was forked from, then frees every allocation of mgpuMemAlloc
+ * that the call made and did not free, stream-ordered on the stream its
+ * slot was forked from (the caller's), after every slot that may still use
+ * it. */
 SDFGRT_EXPORT int32_t sdfgrtEndCall(void);
 
 /* The current program call's status: 0, or the code of its first failure
@@ -466,7 +469,7 @@ SDFGRT_EXPORT void mgpuDestroyCuSparseLtSpMat(void *spmat, void *stream);
  * (sdfgrtStreamWaitStream(caller, slots[k])); where a failure skipped that,
  * the outermost sdfgrtEndCall of the failed call joins every stream the call
  * forked back onto the stream it was forked from, the innermost forks first,
- * after its frees.
+ * before it frees the call's allocations.
  * The slot streams are pairwise distinct and never `caller` (a program
  * called on a slot stream of its caller gets others). They are
  * non-blocking, created only where the calling thread has too few and never
