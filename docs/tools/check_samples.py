@@ -32,6 +32,7 @@ pictures for other machines: not checked.
 
 import argparse
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -85,8 +86,13 @@ class Checker:
         self.failures.append("%s: %s" % (where, message.rstrip()))
 
     def run(self, where, command, stdin=None):
+        # Without LD_PRELOAD: the sanitizer suite preloads the ASan runtime
+        # for Python, which an instrumented sdfg-opt (linked against its
+        # own) refuses.
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)
         result = subprocess.run(command, input=stdin, capture_output=True,
-                                text=True)
+                                text=True, env=env)
         if result.returncode != 0:
             self.fail(where, "`%s` failed:\n%s%s" % (
                 " ".join(command[:3]), result.stdout, result.stderr))

@@ -21,6 +21,7 @@ Usage: generated_sections.py --opt-tool SDFG_OPT --src ROOT (--write | --check)
 
 import argparse
 import difflib
+import os
 import re
 import subprocess
 import sys
@@ -30,9 +31,18 @@ BEGIN = "<!-- BEGIN GENERATED: {name} (docs/tools/generated_sections.py) -->"
 END = "<!-- END GENERATED: {name} -->"
 
 
+def tool_environment():
+    """This environment without LD_PRELOAD: the sanitizer suite runs this
+    script with the ASan runtime preloaded for Python, which an
+    instrumented sdfg-opt (linked against its own) refuses."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
 def run(tool, args, stdin=""):
     result = subprocess.run([tool] + args, input=stdin, capture_output=True,
-                            text=True)
+                            text=True, env=tool_environment())
     if result.returncode != 0:
         sys.exit("generated_sections.py: %s %s failed:\n%s" %
                  (tool, " ".join(args), result.stderr))
