@@ -165,14 +165,6 @@ private:
 };
 } // namespace
 
-/// Emits `func.call @entry()` of a status entry (`() -> i32`); the status.
-static Value callStatusEntry(OpBuilder &builder, Location loc,
-                             RuntimeEntry entry) {
-  return func::CallOp::create(builder, loc, getRuntimeEntryName(entry),
-                              builder.getI32Type())
-      .getResult(0);
-}
-
 /// Whether `function` opens its calls itself: its entry block begins with
 /// sdfgrtBeginCall or sdfgrtBeginGraphCall (convert-sdfg-to-func).
 static bool opensCalls(func::FuncOp function) {
@@ -200,7 +192,9 @@ Block *InsertFailureExits::buildExit(func::FuncOp function) {
   Location loc = function.getLoc();
   if (SDFGDialect::ProgramAttrHelper(function->getContext())
           .isAttrPresent(function)) {
-    Value status = callStatusEntry(builder, loc, RuntimeEntry::sdfgrtEndCall);
+    Value status =
+        createRuntimeEntryFuncCall(builder, loc, RuntimeEntry::sdfgrtEndCall)
+            .front();
     func::ReturnOp::create(builder, loc, status);
     return exit;
   }
@@ -208,7 +202,7 @@ Block *InsertFailureExits::buildExit(func::FuncOp function) {
   // (convert-sdfg-to-func) closes them too, which frees what the failed
   // call took; its results are poison.
   if (opensCalls(function))
-    callStatusEntry(builder, loc, RuntimeEntry::sdfgrtEndCall);
+    createRuntimeEntryFuncCall(builder, loc, RuntimeEntry::sdfgrtEndCall);
   SmallVector<Value> results;
   for (Type type : function.getResultTypes())
     results.push_back(ub::PoisonOp::create(builder, loc, type));
@@ -296,7 +290,8 @@ void InsertFailureExits::insertExits(func::FuncOp function,
     }
     builder.setInsertionPointToEnd(block);
     Value status =
-        callStatusEntry(builder, loc, RuntimeEntry::sdfgrtCallStatus);
+        createRuntimeEntryFuncCall(builder, loc, RuntimeEntry::sdfgrtCallStatus)
+            .front();
     Value failed = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                          status, ok);
     // Failures are rare: the likely path is the one that goes on.

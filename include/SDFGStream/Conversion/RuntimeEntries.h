@@ -82,6 +82,12 @@ FailureOr<func::FuncOp> lookupOrDeclareRuntimeEntryFunc(ModuleOp module,
                                                         Location loc,
                                                         RuntimeEntry entry);
 
+/// Emits `func.call @entry(args)` at the insertion point of `builder`, with
+/// the entry's results (declare it with lookupOrDeclareRuntimeEntryFunc);
+/// the call's results.
+ValueRange createRuntimeEntryFuncCall(OpBuilder &builder, Location loc,
+                                      RuntimeEntry entry, ValueRange args = {});
+
 /// Emits `llvm.call @entry(args)` at the insertion point of `builder`,
 /// declaring the entry on first use; the call's result (null for a void
 /// entry), or failure with an error on `op` if `args` do not have the

@@ -194,6 +194,16 @@ mlir::sdfg::lookupOrDeclareRuntimeEntryFunc(ModuleOp module, Location loc,
       getRuntimeEntryFunctionType(module.getContext(), entry));
 }
 
+ValueRange mlir::sdfg::createRuntimeEntryFuncCall(OpBuilder &builder,
+                                                  Location loc,
+                                                  RuntimeEntry entry,
+                                                  ValueRange args) {
+  FunctionType type = getRuntimeEntryFunctionType(builder.getContext(), entry);
+  return func::CallOp::create(builder, loc, getRuntimeEntryName(entry),
+                              type.getResults(), args)
+      .getResults();
+}
+
 FailureOr<Value> mlir::sdfg::emitRuntimeCall(OpBuilder &builder, Operation *op,
                                              RuntimeEntry entry,
                                              ValueRange args) {

@@ -35,15 +35,6 @@ struct ConvertSDFGToFunc
 };
 } // namespace
 
-/// Emits `func.call @entry(args)`; its results.
-static ValueRange callEntry(OpBuilder &builder, Location loc,
-                            RuntimeEntry entry, ValueRange args = {}) {
-  FunctionType type = getRuntimeEntryFunctionType(builder.getContext(), entry);
-  return func::CallOp::create(builder, loc, getRuntimeEntryName(entry),
-                              type.getResults(), args)
-      .getResults();
-}
-
 /// Declares the runtime entries that bracket a program call in `module`:
 /// sdfgrtBeginGraphCall or sdfgrtBeginCall, and sdfgrtEndCall; failure
 /// (with an error at `loc`) if the module declares one of them otherwise.
@@ -63,11 +54,12 @@ static void emitBeginCall(func::FuncOp function, bool graphMode) {
   OpBuilder builder = OpBuilder::atBlockBegin(&function.getBody().front());
   Location loc = function.getLoc();
   if (!graphMode) {
-    callEntry(builder, loc, RuntimeEntry::sdfgrtBeginCall);
+    createRuntimeEntryFuncCall(builder, loc, RuntimeEntry::sdfgrtBeginCall);
     return;
   }
   Value name = programNamePointer(builder, function, function.getSymName());
-  callEntry(builder, loc, RuntimeEntry::sdfgrtBeginGraphCall, name);
+  createRuntimeEntryFuncCall(builder, loc, RuntimeEntry::sdfgrtBeginGraphCall,
+                             name);
 }
 
 /// Replaces `program` by a func.func that returns the call's status.
@@ -106,7 +98,8 @@ static void convertProgram(SDFGOp program, bool graphMode) {
       builder.setInsertionPoint(op);
       Value status =
           usesRuntime
-              ? callEntry(builder, op.getLoc(), RuntimeEntry::sdfgrtEndCall)
+              ? createRuntimeEntryFuncCall(builder, op.getLoc(),
+                                           RuntimeEntry::sdfgrtEndCall)
                     .front()
               : arith::ConstantIntOp::create(builder, op.getLoc(), i32, 0)
                     .getResult();
@@ -210,8 +203,9 @@ emitEndCalls(func::FuncOp function) {
   SmallVector<std::pair<func::ReturnOp, Value>> closed;
   for (func::ReturnOp op : returns) {
     builder.setInsertionPoint(op);
-    Value status =
-        callEntry(builder, op.getLoc(), RuntimeEntry::sdfgrtEndCall).front();
+    Value status = createRuntimeEntryFuncCall(builder, op.getLoc(),
+                                              RuntimeEntry::sdfgrtEndCall)
+                       .front();
     closed.push_back({op, status});
   }
   return closed;
@@ -289,7 +283,8 @@ static LogicalResult insertGraphFlushes(ModuleOp module) {
     return failure();
   for (Operation *call : calls) {
     OpBuilder builder(call);
-    callEntry(builder, call->getLoc(), RuntimeEntry::sdfgrtFlushGraphWork);
+    createRuntimeEntryFuncCall(builder, call->getLoc(),
+                               RuntimeEntry::sdfgrtFlushGraphWork);
   }
   return success();
 }
