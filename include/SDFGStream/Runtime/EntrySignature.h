@@ -25,33 +25,22 @@ namespace abi {
 
 /// Any pointer (LLVM's `!llvm.ptr` in address space 0).
 struct ptr;
-/// Integers of 8, 16, 32 and 64 bits (signedness is the callee's business,
-/// as in LLVM).
-struct i8;
-struct i16;
-struct i32;
-struct i64;
+/// An integer of `Bits` bits (signedness is the callee's business, as in
+/// LLVM).
+template <unsigned Bits> struct IntegerOf;
+using i8 = IntegerOf<8>;
+using i16 = IntegerOf<16>;
+using i32 = IntegerOf<32>;
+using i64 = IntegerOf<64>;
 
 /// Whether the C type `C` is passed as the ABI type `T`.
 template <typename T, typename C> struct IsPassedAs : std::false_type {};
 template <typename C> struct IsPassedAs<void, C> : std::is_void<C> {};
 template <typename C> struct IsPassedAs<ptr, C> : std::is_pointer<C> {};
-template <typename C>
-struct IsPassedAs<i8, C>
-    : std::integral_constant<bool,
-                             std::is_integral<C>::value && sizeof(C) == 1> {};
-template <typename C>
-struct IsPassedAs<i16, C>
-    : std::integral_constant<bool,
-                             std::is_integral<C>::value && sizeof(C) == 2> {};
-template <typename C>
-struct IsPassedAs<i32, C>
-    : std::integral_constant<bool,
-                             std::is_integral<C>::value && sizeof(C) == 4> {};
-template <typename C>
-struct IsPassedAs<i64, C>
-    : std::integral_constant<bool,
-                             std::is_integral<C>::value && sizeof(C) == 8> {};
+template <unsigned Bits, typename C>
+struct IsPassedAs<IntegerOf<Bits>, C>
+    : std::integral_constant<bool, std::is_integral<C>::value &&
+                                       sizeof(C) * 8 == Bits> {};
 
 /// Whether the C function type `Function` has the signature `Signature`
 /// (a function type over the types above): the same number of parameters,

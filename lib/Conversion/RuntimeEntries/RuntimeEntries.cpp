@@ -25,30 +25,27 @@ namespace {
 using TypeBuilder = Type (*)(MLIRContext *);
 
 /// The MLIR type of the ABI type `T` (null for void).
-template <typename T> Type buildType(MLIRContext *context);
-template <> Type buildType<void>(MLIRContext *) { return {}; }
-template <> Type buildType<sdfgrt::abi::ptr>(MLIRContext *context) {
-  return LLVM::LLVMPointerType::get(context);
-}
-template <> Type buildType<sdfgrt::abi::i8>(MLIRContext *context) {
-  return IntegerType::get(context, 8);
-}
-template <> Type buildType<sdfgrt::abi::i16>(MLIRContext *context) {
-  return IntegerType::get(context, 16);
-}
-template <> Type buildType<sdfgrt::abi::i32>(MLIRContext *context) {
-  return IntegerType::get(context, 32);
-}
-template <> Type buildType<sdfgrt::abi::i64>(MLIRContext *context) {
-  return IntegerType::get(context, 64);
-}
+template <typename T> struct TypeOf;
+template <> struct TypeOf<void> {
+  static Type build(MLIRContext *) { return {}; }
+};
+template <> struct TypeOf<sdfgrt::abi::ptr> {
+  static Type build(MLIRContext *context) {
+    return LLVM::LLVMPointerType::get(context);
+  }
+};
+template <unsigned Bits> struct TypeOf<sdfgrt::abi::IntegerOf<Bits>> {
+  static Type build(MLIRContext *context) {
+    return IntegerType::get(context, Bits);
+  }
+};
 
 /// The builders of the result and parameter types of a signature.
 template <typename Signature> struct SignatureBuilders;
 template <typename R, typename... A> struct SignatureBuilders<R(A...)> {
-  static constexpr TypeBuilder result = &buildType<R>;
+  static constexpr TypeBuilder result = &TypeOf<R>::build;
   // One more than the parameters, so that no array is empty.
-  static constexpr TypeBuilder params[sizeof...(A) + 1] = {&buildType<A>...,
+  static constexpr TypeBuilder params[sizeof...(A) + 1] = {&TypeOf<A>::build...,
                                                            nullptr};
   static constexpr unsigned numParams = sizeof...(A);
 };
