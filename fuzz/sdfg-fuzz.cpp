@@ -145,8 +145,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }))
     return 0;
 
-  for (sdfg::GpuVendor vendor :
-       {sdfg::GpuVendor::CUDA, sdfg::GpuVendor::ROCm}) {
+  for (sdfg::GpuVendor vendor : sdfg::getGpuVendors()) {
     OwningOpRef<ModuleOp> copy = module->clone();
     runChecked(context, *copy, diagnostics, [&](OpPassManager &pm) {
       sdfg::LowerToGpuPipelineOptions options;

@@ -168,15 +168,51 @@ TargetDescription::verifyOptions(const LowerToGpuPipelineOptions &options,
 
 ArrayRef<const TargetDescription *> mlir::sdfg::getTargetDescriptions() {
   static const TargetDescription *const descriptions[] = {
-      &getCudaTargetDescription(), &getRocmTargetDescription()};
+#define SDFGSTREAM_GPU_TARGET(Vendor, Option, Runtime)                         \
+  &get##Vendor##TargetDescription(),
+#include "SDFGStream/Pipelines/Targets.def"
+  };
   return descriptions;
 }
 
+ArrayRef<GpuVendor> mlir::sdfg::getGpuVendors() {
+  static const GpuVendor vendors[] = {
+#define SDFGSTREAM_GPU_TARGET(Vendor, Option, Runtime) GpuVendor::Vendor,
+#include "SDFGStream/Pipelines/Targets.def"
+  };
+  return vendors;
+}
+
+StringRef mlir::sdfg::getGpuVendorOptionName(GpuVendor vendor) {
+  switch (vendor) {
+#define SDFGSTREAM_GPU_TARGET(Vendor, Option, Runtime)                         \
+  case GpuVendor::Vendor:                                                      \
+    return Option;
+#include "SDFGStream/Pipelines/Targets.def"
+  }
+  llvm_unreachable("a GpuVendor outside Targets.def");
+}
+
+StringRef TargetDescription::name() const {
+  switch (vendor()) {
+#define SDFGSTREAM_GPU_TARGET(Vendor, Option, Runtime)                         \
+  case GpuVendor::Vendor:                                                      \
+    return #Vendor;
+#include "SDFGStream/Pipelines/Targets.def"
+  }
+  llvm_unreachable("a GpuVendor outside Targets.def");
+}
+
+StringRef TargetDescription::optionName() const {
+  return getGpuVendorOptionName(vendor());
+}
+
 const TargetDescription &mlir::sdfg::getTargetDescription(GpuVendor vendor) {
-  for (const TargetDescription *target : getTargetDescriptions())
-    if (target->vendor() == vendor)
-      return *target;
-  llvm_unreachable("a GpuVendor without a target description");
+  const TargetDescription *target =
+      getTargetDescriptions()[static_cast<size_t>(vendor)];
+  assert(target->vendor() == vendor &&
+         "a target file's vendor() is not its Targets.def entry");
+  return *target;
 }
 
 const TargetDescription *mlir::sdfg::lookupTargetDescription(StringRef name) {

@@ -8,7 +8,8 @@
 // The lowering pipeline is shared; a vendor describes only its defaults,
 // how its options are checked, where its toolkit is, which passes lower
 // its dialects and kernels, and which kernel targets are its own
-// (CUDA/CudaTarget.cpp, ROCm/RocmTarget.cpp). Private to lib/Pipelines.
+// (CUDA/CudaTarget.cpp, ROCm/RocmTarget.cpp); the vendors are listed once,
+// in SDFGSTREAM_GPU_TARGETS (Targets.def). Private to lib/Pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,11 +39,12 @@ public:
 
   /// The vendor this describes (the public API's name for it).
   virtual GpuVendor vendor() const = 0;
-  /// "CUDA" or "ROCm", for messages.
-  virtual llvm::StringRef name() const = 0;
-  /// The vendor as options name it ("cuda", "rocm"): its pipeline is
-  /// sdfg-lower-to-<this>, sdfg-verify-kernel-targets' vendor=<this>.
-  virtual llvm::StringRef optionName() const = 0;
+  /// The vendor's Targets.def name ("CUDA", "ROCm"), for messages.
+  llvm::StringRef name() const;
+  /// The vendor as options name it ("cuda", "rocm", from Targets.def): its
+  /// pipeline is sdfg-lower-to-<this>, sdfg-verify-kernel-targets'
+  /// vendor=<this>.
+  llvm::StringRef optionName() const;
   /// The registered pipeline's description.
   virtual llvm::StringRef pipelineDescription() const = 0;
   /// How the vendor's kernel targets are written, for messages
@@ -92,9 +94,10 @@ protected:
                                       std::string &error) const = 0;
 };
 
-/// Every vendor's description: adding a vendor is adding its target file
-/// (CUDA/CudaTarget.cpp, ROCm/RocmTarget.cpp) and its entry here
-/// (TargetDescription.cpp).
+/// Every vendor's description, in Targets.def's order: each vendor's target
+/// file (CUDA/CudaTarget.cpp, ROCm/RocmTarget.cpp) defines
+/// get<Vendor>TargetDescription() for its entry of SDFGSTREAM_GPU_TARGETS
+/// (cmake/modules/SDFGStreamTargets.cmake).
 llvm::ArrayRef<const TargetDescription *> getTargetDescriptions();
 
 const TargetDescription &getTargetDescription(GpuVendor vendor);
@@ -102,8 +105,10 @@ const TargetDescription &getTargetDescription(GpuVendor vendor);
 /// The description whose optionName() is `name`, or null.
 const TargetDescription *lookupTargetDescription(llvm::StringRef name);
 
-const TargetDescription &getCudaTargetDescription();
-const TargetDescription &getRocmTargetDescription();
+/// get<Vendor>TargetDescription(): each vendor's, in its target file.
+#define SDFGSTREAM_GPU_TARGET(Vendor, Option, Runtime)                         \
+  const TargetDescription &get##Vendor##TargetDescription();
+#include "SDFGStream/Pipelines/Targets.def"
 
 } // namespace sdfg
 } // namespace mlir

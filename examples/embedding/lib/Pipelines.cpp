@@ -70,10 +70,14 @@ void toy_dsl::buildToyDSLOwnLoweringPipeline(
   pm.addPass(sdfg::createVerifyFullyLowered());
 }
 
-static void registerLoweringPipeline(StringRef name, StringRef description,
-                                     sdfg::GpuVendor vendor) {
+/// toy-dsl-to-<vendor>: the DSL's own front, then SDFGStream's whole
+/// lowering for `vendor`.
+static void registerLoweringPipeline(sdfg::GpuVendor vendor) {
+  std::string option = sdfg::getGpuVendorOptionName(vendor).str();
   PassPipelineRegistration<sdfg::LowerToGpuPipelineOptions>(
-      name, description,
+      "toy-dsl-to-" + option,
+      "Compile the DSL's GPU procedures to LLVM and kernels with "
+      "sdfg-lower-to-" + option + ", on the caller's stream",
       [vendor](OpPassManager &pm,
                const sdfg::LowerToGpuPipelineOptions &options) {
         pm.addPass(toy_dsl::createToyDSLToSDFG());
@@ -93,12 +97,7 @@ void toy_dsl::registerToyDSLPipelines() {
       "SDFGStream's stream passes, upstream's kernel passes and "
       "convert-to-llvm (PTX kernels)",
       buildToyDSLOwnLoweringPipeline);
-  registerLoweringPipeline("toy-dsl-to-cuda",
-                           "Compile the DSL's GPU procedures to LLVM + CUDA "
-                           "kernels on the caller's stream",
-                           sdfg::GpuVendor::CUDA);
-  registerLoweringPipeline("toy-dsl-to-rocm",
-                           "Compile the DSL's GPU procedures to LLVM + ROCm "
-                           "kernels on the caller's stream",
-                           sdfg::GpuVendor::ROCm);
+  // One per vendor SDFGStream was built for: toy-dsl-to-cuda, -rocm.
+  for (sdfg::GpuVendor vendor : sdfg::getGpuVendors())
+    registerLoweringPipeline(vendor);
 }

@@ -125,8 +125,19 @@ struct LowerToGpuPipelineOptions
       llvm::cl::init(false)};
 };
 
-/// The GPU vendor a pipeline lowers to. Everything else is shared.
-enum class GpuVendor { CUDA, ROCm };
+/// The GPU vendor a pipeline lowers to. Everything else is shared. The
+/// vendors are those of the build's SDFGSTREAM_GPU_TARGETS (Targets.def).
+enum class GpuVendor {
+#define SDFGSTREAM_GPU_TARGET(Vendor, Option, Runtime) Vendor,
+#include "SDFGStream/Pipelines/Targets.def"
+};
+
+/// Every vendor, in Targets.def's order.
+ArrayRef<GpuVendor> getGpuVendors();
+
+/// The vendor as options name it ("cuda", "rocm"): its pipeline is
+/// sdfg-lower-to-<this>.
+StringRef getGpuVendorOptionName(GpuVendor vendor);
 
 /// Fails, with the reason in `error`, for options the pipeline cannot work
 /// with (unknown format or chip, opt-level above 3, a toolkit without what

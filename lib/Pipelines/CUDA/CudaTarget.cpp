@@ -30,8 +30,6 @@ namespace {
 class CudaTarget : public TargetDescription {
 public:
   GpuVendor vendor() const override { return GpuVendor::CUDA; }
-  StringRef name() const override { return "CUDA"; }
-  StringRef optionName() const override { return "cuda"; }
   StringRef pipelineDescription() const override {
     return "Lower SDFGStream programs to LLVM + CUDA kernels, every GPU "
            "operation on the caller's stream";
@@ -135,7 +133,7 @@ protected:
 };
 } // namespace
 
-const TargetDescription &mlir::sdfg::getCudaTargetDescription() {
+const TargetDescription &mlir::sdfg::getCUDATargetDescription() {
   static const CudaTarget target;
   return target;
 }

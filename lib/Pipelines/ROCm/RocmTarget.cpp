@@ -81,8 +81,6 @@ namespace {
 class RocmTarget : public TargetDescription {
 public:
   GpuVendor vendor() const override { return GpuVendor::ROCm; }
-  StringRef name() const override { return "ROCm"; }
-  StringRef optionName() const override { return "rocm"; }
   StringRef pipelineDescription() const override {
     return "Lower SDFGStream programs to LLVM + ROCm/HIP kernels, every GPU "
            "operation on the caller's stream";
@@ -182,7 +180,7 @@ protected:
 };
 } // namespace
 
-const TargetDescription &mlir::sdfg::getRocmTargetDescription() {
+const TargetDescription &mlir::sdfg::getROCmTargetDescription() {
   static const RocmTarget target;
   return target;
 }
