@@ -6,10 +6,10 @@
 
 #include "SDFGStream/Conversion/Passes.h"
 
-#include "SDFGStream/Analysis/BufferAliasAnalysis.h"
 #include "SDFGStream/Analysis/StreamQueries.h"
 
 #include "../SDFGToLLVM/RuntimeCalls.h"
+#include "GraphModeChecks.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -249,78 +249,6 @@ static LogicalResult convertFunctionProgram(func::FuncOp function,
   }
   retypeUses(function, module);
   return success();
-}
-
-/// In graph mode, work a call records runs only when its segment is
-/// launched; code that leaves the runtime (a call of a body-less function:
-/// a kernel library built elsewhere enqueuing its own work on the stream, a
-/// host function reading what a kernel wrote) must see it done or queued
-/// first. Inserts sdfgrtFlushGraphWork() (nothing outside a graph-mode
-/// call) before every call in host code of `module` whose callee has no
-/// body here and is no runtime entry, or cannot be resolved.
-static LogicalResult insertGraphFlushes(ModuleOp module) {
-  SymbolTableCollection symbolTables;
-  SmallVector<Operation *> calls;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp, gpu::LaunchOp>(op))
-      return WalkResult::skip(); // Device code.
-    auto call = dyn_cast<CallOpInterface>(op);
-    if (!call)
-      return WalkResult::advance();
-    Operation *callee = call.resolveCallableInTable(&symbolTables);
-    auto function = dyn_cast_or_null<FunctionOpInterface>(callee);
-    if (function && !function.isExternal())
-      return WalkResult::advance();
-    if (function && lookupRuntimeEntry(function.getName()))
-      return WalkResult::advance();
-    calls.push_back(op);
-    return WalkResult::advance();
-  });
-  if (calls.empty())
-    return success();
-  if (failed(lookupOrDeclareRuntimeEntryFunc(
-          module, calls.front()->getLoc(), RuntimeEntry::sdfgrtFlushGraphWork)))
-    return failure();
-  for (Operation *call : calls) {
-    OpBuilder builder(call);
-    createRuntimeEntryFuncCall(builder, call->getLoc(),
-                               RuntimeEntry::sdfgrtFlushGraphWork);
-  }
-  return success();
-}
-
-/// Whether a GPU allocation of `function`, or of a function it calls,
-/// leaves the call through something other than a GPU op's operand: its
-/// address stored (an out-pointer), packed or turned into an integer
-/// (BufferAliasAnalysis's escapes). Graph mode keeps a program's
-/// allocations for its next call, which would then hand out the same
-/// buffer again; such a program runs eagerly.
-static bool allocationsEscape(FunctionOpInterface function,
-                              SymbolTableCollection &symbolTables,
-                              DenseSet<Operation *> &visited) {
-  if (!visited.insert(function).second || function.isExternal())
-    return false;
-  BufferAliasAnalysis aliases(function);
-  const BufferAliasAnalysis::RootSet &escaped = aliases.getEscapedRoots();
-  bool escapes = false;
-  function.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
-      for (unsigned root : aliases.getRoots(alloc.getMemref()))
-        escapes |= llvm::is_contained(escaped, root);
-    } else if (auto call = dyn_cast<CallOpInterface>(op)) {
-      if (auto callee = dyn_cast_or_null<FunctionOpInterface>(
-              call.resolveCallableInTable(&symbolTables)))
-        escapes |= allocationsEscape(callee, symbolTables, visited);
-    }
-    return escapes ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return escapes;
-}
-
-static bool allocationsEscape(FunctionOpInterface function) {
-  SymbolTableCollection symbolTables;
-  DenseSet<Operation *> visited;
-  return allocationsEscape(function, symbolTables, visited);
 }
 
 void ConvertSDFGToFunc::runOnOperation() {
