@@ -170,6 +170,19 @@ LogicalResult TaskletCode::emitFor(const PyStatement &statement) {
   return success();
 }
 
+FailureOr<Value> TaskletCode::emitCondition(const PyExpr &condition) {
+  CValue test = e.emitExpression(condition, path, &scope);
+  if (!test)
+    return failure();
+  CValue flag = e.toBool(test, location);
+  if (!flag) {
+    e.error(path) << "tasklet '" << tasklet.label << "': condition '"
+                  << condition.str() << "' is not a number";
+    return failure();
+  }
+  return flag.value;
+}
+
 LogicalResult TaskletCode::emitWhile(const PyStatement &statement) {
   SmallVector<std::string> carried = carriedNames(statement.body);
   SmallVector<Value> inits;
@@ -182,16 +195,10 @@ LogicalResult TaskletCode::emitWhile(const PyStatement &statement) {
     Block *before = b.createBlock(&loop.getBefore(), {}, types, locations);
     llvm::StringMap<CValue> outer = scope.values;
     bind(carried, before->getArguments());
-    CValue test = e.emitExpression(*statement.value, path, &scope);
-    if (!test)
+    FailureOr<Value> flag = emitCondition(*statement.value);
+    if (failed(flag))
       return failure();
-    CValue flag = e.toBool(test, location);
-    if (!flag) {
-      e.error(path) << "tasklet '" << tasklet.label << "': condition '"
-                    << statement.value->str() << "' is not a number";
-      return failure();
-    }
-    scf::ConditionOp::create(b, location, flag.value, before->getArguments());
+    scf::ConditionOp::create(b, location, *flag, before->getArguments());
 
     Block *after = b.createBlock(&loop.getAfter(), {}, types, locations);
     bind(carried, after->getArguments());
@@ -206,21 +213,15 @@ LogicalResult TaskletCode::emitWhile(const PyStatement &statement) {
 }
 
 LogicalResult TaskletCode::emitIf(const PyStatement &statement) {
-  CValue test = e.emitExpression(*statement.value, path, &scope);
-  if (!test)
+  FailureOr<Value> flag = emitCondition(*statement.value);
+  if (failed(flag))
     return failure();
-  CValue flag = e.toBool(test, location);
-  if (!flag) {
-    e.error(path) << "tasklet '" << tasklet.label << "': condition '"
-                  << statement.value->str() << "' is not a number";
-    return failure();
-  }
   SmallVector<std::string> carried =
       carriedNames(statement.body, statement.orelse);
   SmallVector<Value> values;
   SmallVector<Type> types;
   appendCarried(carried, values, types);
-  auto branch = scf::IfOp::create(b, location, types, flag.value,
+  auto branch = scf::IfOp::create(b, location, types, *flag,
                                   /*withElseRegion=*/true);
   for (auto [region, statements] :
        {std::pair(&branch.getThenRegion(), ArrayRef(statement.body)),

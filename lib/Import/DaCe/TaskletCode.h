@@ -42,6 +42,9 @@ private:
   LogicalResult emitFor(const PyStatement &statement);
   LogicalResult emitWhile(const PyStatement &statement);
   LogicalResult emitIf(const PyStatement &statement);
+  /// The i1 of a `while` or `if` condition, with an error where it is no
+  /// number.
+  FailureOr<Value> emitCondition(const PyExpr &condition);
 
   /// The names a block assigns that live on after it (defined before it,
   /// or output connectors, which are declared before the code), defining
