@@ -216,11 +216,13 @@ std::optional<Storage> ModelReader::parseStorage(llvm::StringRef text,
   return storage;
 }
 
-std::optional<Schedule> ModelReader::parseSchedule(llvm::StringRef text,
-                                                   llvm::StringRef path,
-                                                   llvm::StringRef owner) {
-  std::optional<Schedule> schedule =
-      llvm::StringSwitch<std::optional<Schedule>>(enumValue(text))
+bool ModelReader::readSchedule(const Object &attributes, llvm::StringRef path,
+                               llvm::StringRef owner, Schedule &schedule) {
+  std::optional<std::string> text = getString(attributes, "schedule", path);
+  if (!text)
+    return true;
+  std::optional<Schedule> parsed =
+      llvm::StringSwitch<std::optional<Schedule>>(enumValue(*text))
           .Case("Default", Schedule::Default)
           .Case("Sequential", Schedule::Sequential)
           .Case("CPU_Multicore", Schedule::CPUMulticore)
@@ -228,10 +230,13 @@ std::optional<Schedule> ModelReader::parseSchedule(llvm::StringRef text,
           .Case("GPU_Device", Schedule::GPUDevice)
           .Case("GPU_ThreadBlock", Schedule::GPUThreadBlock)
           .Default(std::nullopt);
-  if (!schedule || *schedule == Schedule::GPUThreadBlock)
-    error(path) << "schedule '" << text << "' of " << owner
-                << " is not supported";
-  return schedule;
+  if (!parsed || *parsed == Schedule::GPUThreadBlock)
+    error(joinJsonPath(path, "schedule"))
+        << "schedule '" << *text << "' of " << owner << " is not supported";
+  if (!parsed)
+    return false;
+  schedule = *parsed;
+  return true;
 }
 
 std::optional<Subset> ModelReader::parseSubset(const JValue *value,

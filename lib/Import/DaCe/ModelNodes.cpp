@@ -243,14 +243,8 @@ bool ModelReader::readNode(const Object &object, llvm::StringRef path,
                             << node.range.dims.size() << "-dimensional range";
       return false;
     }
-    if (std::optional<std::string> schedule =
-            getString(*attributes, "schedule", attributesPath)) {
-      std::optional<Schedule> parsed = parseSchedule(
-          *schedule, joinJsonPath(attributesPath, "schedule"), owner);
-      if (!parsed)
-        return false;
-      node.schedule = *parsed;
-    }
+    if (!readSchedule(*attributes, attributesPath, owner, node.schedule))
+      return false;
     if (const Array *block =
             getArray(*attributes, "gpu_block_size", attributesPath, false)) {
       for (const JValue &size : *block) {
@@ -338,14 +332,8 @@ bool ModelReader::readNode(const Object &object, llvm::StringRef path,
         return false;
       node.reduceIdentity = *text;
     }
-    if (std::optional<std::string> schedule =
-            getString(*attributes, "schedule", attributesPath)) {
-      std::optional<Schedule> parsed = parseSchedule(
-          *schedule, joinJsonPath(attributesPath, "schedule"), owner);
-      if (!parsed)
-        return false;
-      node.schedule = *parsed;
-    }
+    if (!readSchedule(*attributes, attributesPath, owner, node.schedule))
+      return false;
     return !failed;
   }
   llvm::StringRef what = node.type;

@@ -100,9 +100,10 @@ private:
   std::optional<Storage> parseStorage(llvm::StringRef text,
                                       llvm::StringRef path,
                                       llvm::StringRef owner);
-  std::optional<Schedule> parseSchedule(llvm::StringRef text,
-                                        llvm::StringRef path,
-                                        llvm::StringRef owner);
+  /// Reads the optional "schedule" of `attributes` (at `path`) into
+  /// `schedule`; false where it names no schedule DaCe has.
+  bool readSchedule(const Object &attributes, llvm::StringRef path,
+                    llvm::StringRef owner, Schedule &schedule);
 
   MLIRContext *context;
   llvm::function_ref<Location(llvm::StringRef)> locate;
