@@ -97,7 +97,7 @@ protected:
 /// Every vendor's description, in Targets.def's order: each vendor's target
 /// file (CUDA/CudaTarget.cpp, ROCm/RocmTarget.cpp) defines
 /// get<Vendor>TargetDescription() for its entry of SDFGSTREAM_GPU_TARGETS
-/// (cmake/modules/SDFGStreamTargets.cmake).
+/// (cmake/modules/SDFGStreamGpuTargets.cmake).
 llvm::ArrayRef<const TargetDescription *> getTargetDescriptions();
 
 const TargetDescription &getTargetDescription(GpuVendor vendor);
