@@ -87,7 +87,7 @@ def convert(v):
     if v.dtype not in dtypes: return None
     shape = v.shape
     {checks}
-    {strides}
+    {contiguity}
     m = v.data
     p = m.ptr
     return ("cupy", m.device_id, ({fields},))
@@ -144,7 +144,11 @@ def _make_converter(parameter, kind):
                if parameter.rank else "")
     namespace = {}
     if top == "cupy" and name == "ndarray" and parameter.memory != "host":
-        source = _CUPY
+        # CuPy keeps its C-contiguity as a flag it reads without building
+        # the strides tuple (as the general path asks flags.c_contiguous).
+        contiguity = ("if not v._c_contiguous: return None"
+                      if hasattr(kind, "_c_contiguous") else strides)
+        source = _CUPY.replace("{contiguity}", contiguity)
         namespace["dtypes"] = _numpy_dtypes(parameter.accepted)
     elif top == "numpy" and name == "ndarray" and parameter.memory != "device":
         source = _NUMPY
@@ -222,13 +226,33 @@ def __call__(self, {parameters}*, stream=None):
     if {any_none}:
         return self._general_call({values}, stream)
     {stream}
-    _sdfg_frame = self._frame()
+    try:
+        _sdfg_frame = self._local.frame
+    except AttributeError:
+        _sdfg_frame = self._frame()
     try:
         _sdfg_pack(_sdfg_frame.storage, 0, {packed})
     except _sdfg_pack_errors:
         return self._general_call({values}, stream)
-    return self._run(_sdfg_frame, _sdfg_handle, _sdfg_waits)
+    if _sdfg_waits:
+        return self._run(_sdfg_frame, _sdfg_handle, _sdfg_waits)
+    {run}
 """
+
+# The run of a call that waits for no other stream (Program._run without
+# the waits), inline: one method call less per call.
+_RUN_ON_STREAM = """_sdfg_argv = _sdfg_frame.argv
+    _sdfg_argv[{stream_index}] = _sdfg_handle
+    _sdfg_status = self._packed(_sdfg_argv)
+    if _sdfg_status:
+        raise self.library._call_error(self.name, _sdfg_status)
+    self.library._last_stream = _sdfg_handle
+    {result}"""
+
+_RUN_ON_HOST = """_sdfg_status = self._packed(_sdfg_frame.argv)
+    if _sdfg_status:
+        raise self.library._call_error(self.name, _sdfg_status)
+    {result}"""
 
 
 def program_class(base, program):
@@ -260,7 +284,14 @@ def program_class(base, program):
     else:
         stream = ("if stream is not None: return self._general_call({values}, stream)\n"
                   "    _sdfg_handle, _sdfg_waits = None, ()")
-    source = _CALL
+    run = _RUN_ON_STREAM if program.takes_stream else _RUN_ON_HOST
+    run = run.replace("{stream_index}", str(program.stream_index))
+    if program._result_struct is not None:
+        run = run.replace("{result}", "return self._result_struct.unpack_from("
+                          "_sdfg_frame.storage, _sdfg_frame.result_offset)[0]")
+    else:
+        run = run.replace("{result}", "return None")
+    source = _CALL.replace("{run}", run)
     source = source.replace("{stream}", stream)
     source = source.replace("{converts}", "\n        ".join(converts) or "pass")
     source = source.replace("{any_none}", " or ".join(

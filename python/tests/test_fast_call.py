@@ -102,9 +102,11 @@ class HostFastCallTest(unittest.TestCase):
 class StandInCupy(types.ModuleType):
     """Enough of CuPy for its arrays and current stream to reach the fast
     path (the GPU tests run the real one): arrays of NumPy memory, which
-    the fake driver works on."""
+    the fake driver works on. With `flag`, the arrays carry CuPy's
+    `_c_contiguous`, which the fast path then reads instead of the
+    strides."""
 
-    def __init__(self):
+    def __init__(self, flag=False):
         super().__init__("cupy")
         module = self
 
@@ -117,6 +119,11 @@ class StandInCupy(types.ModuleType):
                 self.array, self.data = array, Memory(array.ctypes.data)
                 self.dtype, self.shape, self.strides = array.dtype, array.shape, array.strides
                 self.itemsize, self.flags = array.itemsize, array.flags
+                if flag:
+                    self._c_contiguous = array.flags.c_contiguous
+
+        if flag:
+            ndarray._c_contiguous = True  # a class attribute, as CuPy's
 
         class Stream:
             def __init__(self, handle):
@@ -129,6 +136,8 @@ class StandInCupy(types.ModuleType):
 
 
 class GpuFastCallTest(unittest.TestCase):
+    FLAG = False
+
     @classmethod
     def setUpClass(cls):
         cls.driver = fake_driver()
@@ -136,7 +145,7 @@ class GpuFastCallTest(unittest.TestCase):
 
     def setUp(self):
         self.saved = sys.modules.get("cupy")
-        self.cupy = sys.modules["cupy"] = StandInCupy()
+        self.cupy = sys.modules["cupy"] = StandInCupy(self.FLAG)
         _streams._current_getters.pop("cupy", None)
         self.lib.set_stream(None)
 
@@ -183,6 +192,49 @@ class GpuFastCallTest(unittest.TestCase):
                 program(np.zeros(64, np.float32), *self.args[1:], 0.5, stream=other)
         finally:
             del program._general_call
+
+    def test_non_contiguous_arrays_take_the_general_path(self):
+        program = self.lib.smooth_axpy
+        self.args = self.arrays()
+        stream = self.driver.stream()
+        self.launches_of(stream=stream)
+        calls = count_general_calls(program)
+        try:
+            # Every other element: the general path refuses it for the
+            # program's identity-layout memref.
+            strided = self.cupy.ndarray(np.zeros(128, np.float32)[::2])
+            with self.assertRaisesRegex(ValueError, "x is not row-major contiguous"):
+                program(strided, *self.args[1:], 0.5, stream=stream)
+            self.assertEqual(len(calls), 1)
+            program(*self.args, 0.5, stream=stream)
+            self.assertEqual(len(calls), 1)
+        finally:
+            del program._general_call
+
+    def test_failed_call_on_the_fast_path(self):
+        program = self.lib.smooth_axpy
+        self.args = self.arrays()
+        stream = self.driver.stream()
+        self.launches_of(stream=stream)
+        calls = count_general_calls(program)
+        try:
+            self.driver.fail("cuLaunchKernel", 1)  # CUDA_ERROR_INVALID_VALUE
+            before = len(self.driver.launches())
+            with self.assertRaises(sdfgstream.CallError) as caught:
+                program(*self.args, 0.5, stream=stream)
+            self.assertEqual(caught.exception.error_name, "CUDA_ERROR_INVALID_VALUE")
+            self.assertEqual(len(self.driver.launches()), before)
+            self.driver.fail(None, 0)
+            self.assertEqual(self.launches_of(stream=stream), {stream})
+            self.assertEqual(calls, [])
+        finally:
+            self.driver.fail(None, 0)
+            del program._general_call
+
+
+class GpuFastCallContiguityFlagTest(GpuFastCallTest):
+    """The same with CuPy's `_c_contiguous` flag on the arrays."""
+    FLAG = True
 
 
 if __name__ == "__main__":
