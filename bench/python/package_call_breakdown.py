@@ -55,7 +55,8 @@ def main():
     tout, ttotal = torch.as_tensor(out, device="cuda"), torch.as_tensor(total, device="cuda")
     generated = type(program).__call__.__globals__
     converters = sorted(name for name in generated if name.startswith("_sdfg_c"))
-    namespace = dict(globals(), cp=cp, torch=torch, program=program, stream=stream,
+    namespace = dict(order_streams=order_streams, cp=cp, torch=torch, program=program,
+                     stream=stream,
                      handle=handle, x=x, y=y, out=out, total=total, tx=tx, ty=ty,
                      tout=tout, ttotal=ttotal, g=generated)
     with stream:
