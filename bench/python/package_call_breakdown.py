@@ -9,11 +9,11 @@ stream current in both frameworks). Times, each as the best of five runs of
 --number repetitions, in ns per repetition:
 
   * the whole plain call (CuPy, PyTorch) and the prepared call;
-  * the parts of the generated __call__ (_fastcall.py) one by one: the four
-    converters of each framework, the stream resolution (order_streams),
-    the frame lookup, the struct packing, the run (ctypes call included);
-  * the framework reads the converters make (one attribute or method each)
-    and the current-stream queries, to see what a converter could avoid.
+  * the run alone (Program._run, the ctypes call included) and the frame
+    lookup;
+  * the framework reads the generated call makes per array (one attribute
+    or method each; _fastarrays.py) and the current-stream queries, to see
+    what it could avoid.
 
 No limit is checked: this is for finding what to make cheaper; the verdict
 on the overhead is package_overhead.py's.
@@ -27,7 +27,6 @@ import timeit
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import sdfgstream  # noqa: E402
-from sdfgstream._fastcall import order_streams  # noqa: E402
 
 
 def best_ns(statement, number, namespace):
@@ -53,28 +52,18 @@ def main():
     out, total = cp.zeros(n, cp.float32), cp.zeros((), cp.float32)
     tx, ty = torch.as_tensor(x, device="cuda"), torch.as_tensor(y, device="cuda")
     tout, ttotal = torch.as_tensor(out, device="cuda"), torch.as_tensor(total, device="cuda")
-    generated = type(program).__call__.__globals__
-    converters = sorted(name for name in generated if name.startswith("_sdfg_c"))
-    namespace = dict(order_streams=order_streams, cp=cp, torch=torch, program=program,
-                     stream=stream,
-                     handle=handle, x=x, y=y, out=out, total=total, tx=tx, ty=ty,
-                     tout=tout, ttotal=ttotal, g=generated)
+    namespace = dict(cp=cp, torch=torch, program=program, stream=stream, handle=handle,
+                     x=x, y=y, out=out, total=total, tx=tx, ty=ty, tout=tout,
+                     ttotal=ttotal)
     with stream:
         torch_stream = torch.cuda.ExternalStream(handle)
         with torch.cuda.stream(torch_stream):
-            # The converter tables fill at the first call of each array type.
-            program(x=x, y=y, out=out, sum=total, alpha=0.5, stream=stream)
-            program(x=tx, y=ty, out=tout, sum=ttotal, alpha=0.5, stream=handle)
+            # The fast path learns each array type at its first call.
+            for _ in range(2):
+                program(x=x, y=y, out=out, sum=total, alpha=0.5, stream=stream)
+                program(x=tx, y=ty, out=tout, sum=ttotal, alpha=0.5, stream=handle)
             stream.synchronize()
-            tables = [generated[name] for name in converters]
-            namespace["conv"] = [(t[type(x)], t[type(tx)]) for t in tables]
-            cupy_results = tuple(c[0](a) for c, a in zip(namespace["conv"], (x, y, out, total)))
-            torch_results = tuple(c[1](a) for c, a in zip(namespace["conv"], (tx, ty, tout,
-                                                                              ttotal)))
-            frame = program._frame()
-            fields = [v for r in cupy_results for v in r[2]]
-            namespace.update(cupy_results=cupy_results, torch_results=torch_results,
-                             frame=frame, fields=fields + [0.5],
+            namespace.update(frame=program._frame(),
                              prepared=program.prepare(x=x, y=y, out=out, sum=total,
                                                       alpha=0.5, stream=stream))
             rows = [
@@ -84,15 +73,7 @@ def main():
                  "program(x=tx, y=ty, out=tout, sum=ttotal, alpha=0.5, stream=handle)"),
                 ("prepared call", "prepared()"),
                 ("run (ctypes call included)", "program._run(frame, handle, ())"),
-                ("4 converters, CuPy",
-                 "conv[0][0](x); conv[1][0](y); conv[2][0](out); conv[3][0](total)"),
-                ("4 converters, PyTorch",
-                 "conv[0][1](tx); conv[1][1](ty); conv[2][1](tout); conv[3][1](ttotal)"),
-                ("order_streams, CuPy", "order_streams(program, handle, cupy_results)"),
-                ("order_streams, PyTorch", "order_streams(program, handle, torch_results)"),
-                ("stream_handle(CuPy stream)", "g['_sdfg_stream_handle'](stream)"),
                 ("frame lookup", "program._frame()"),
-                ("struct pack", "g['_sdfg_pack'](frame.storage, 0, *fields)"),
                 ("cupy a.dtype", "x.dtype"),
                 ("cupy a.shape", "x.shape"),
                 ("cupy a.strides", "x.strides"),

@@ -1,34 +1,39 @@
 """The fast path of a plain call: a program's `__call__` generated from its
-manifest, so that a call with the arrays it was made for costs a few
-attribute reads per array.
+manifest and the types of the arrays it is called with, so that a call
+with the arrays it was made for costs a few attribute reads per array.
 
 Why generated: the general path (Program.__call__) binds arguments by name
 in Python, converts each array through the tuple protocol of _arrays.py,
 checks it in MemRefParameter.bind and packs it with its own struct call:
 12-24 us for four arrays on the GPU machine's host, where the C entry
-costs 15 us. The generated `__call__` has the program's parameters as its
-own (the interpreter binds keywords), reads each array through a converter
-made for the pair (array type, parameter) that checks element type, rank,
-static extents, memory and row-major contiguity in a few comparisons, and
-packs every descriptor and scalar with one struct call.
+costs 15 us. The generated call has the program's parameters as its own
+(the interpreter binds keywords) and, for one combination of array types
+(CuPy, NumPy, PyTorch per argument), reads each array inline with the
+cheapest attributes its framework has (_fastarrays.py: element type, rank,
+static extents, memory, row-major contiguity in a few comparisons), asks
+the arrays' framework for its current stream once where they share it,
+and packs every descriptor and scalar with one struct call.
 
-Anything the fast path does not take (another array type, a strided
-memref, non-contiguous arrays, a scalar struct cannot pack, a
-stream object of an unknown kind) goes to the general path, which accepts
-or rejects it as before; nothing is enqueued before that choice is made.
-A program with pointer or unranked parameters, or with strided memrefs, or
-whose parameter names are not Python identifiers, keeps the general path
-alone.
+The first call with a new combination of array types takes the general
+path and makes that combination's call; the next one makes it the
+program's `__call__` (its types checked with `is`), where it stays until a
+call with other types finds theirs in a table and takes its place. Anything a call does not take (another array
+type, a strided memref, non-contiguous arrays, a scalar struct cannot pack,
+a stream object of an unknown kind) goes to the general path, which
+accepts or rejects it as before; nothing is enqueued before that choice is
+made. A program with pointer or unranked parameters, or with strided
+memrefs, or whose parameter names are not Python identifiers, keeps the
+general path alone.
 """
 
 import keyword
 import struct
-import sys
 
+from ._fastarrays import array_reads
 from ._signature import MemRefParameter, ScalarParameter
 from ._streams import current_stream, stream_handle
 
-__all__ = ["program_class"]
+__all__ = ["program_class", "order_streams"]
 
 _RESERVED = {"self", "stream"}
 _PREFIX = "_sdfg_"
@@ -47,135 +52,6 @@ def _fast_parameters(program):
                 or name.startswith(_PREFIX)):
             return False
     return len(set(program.names)) == len(program.names)
-
-
-def _contiguous_bytes(rank, itemsize):
-    """The byte strides of a row-major array of `shape`, as an expression
-    (a constant for rank 1): "(shape[1] * 4, 4)"."""
-    strides = []
-    for dim in range(rank):
-        strides.append(" * ".join(["shape[%d]" % d for d in range(dim + 1, rank)]
-                                  + [str(itemsize)]))
-    return "(%s,)" % ", ".join(strides)
-
-
-def _descriptor_fields(rank):
-    """The descriptor's fields after `p, p, 0` for a row-major array of
-    `shape`: extents, then element strides (as MemRefParameter packs)."""
-    extents = ["shape[%d]" % dim for dim in range(rank)]
-    strides = []
-    for dim in range(rank):
-        trailing = ["max(shape[%d], 1)" % d for d in range(dim + 1, rank)]
-        strides.append(" * ".join(trailing) if trailing else "1")
-    return ", ".join(["p", "p", "0"] + extents + strides)
-
-
-def _shape_checks(parameter):
-    lines = ["if len(shape) != %d: return None" % parameter.rank]
-    for dim, extent in parameter.static_dims:
-        lines.append("if shape[%d] != %d: return None" % (dim, extent))
-    return lines
-
-
-# Converters: (array type, parameter) -> function(value) returning
-# (framework or None, device, descriptor fields), or None to take the
-# general path. One template per array family; `{checks}` are the rank and
-# static-extent tests, `{fields}` the descriptor.
-
-_CUPY = """
-def convert(v):
-    if v.dtype not in dtypes: return None
-    shape = v.shape
-    {checks}
-    {contiguity}
-    m = v.data
-    p = m.ptr
-    return ("cupy", m.device_id, ({fields},))
-"""
-
-_NUMPY = """
-def convert(v):
-    if v.dtype not in dtypes: return None
-    shape = v.shape
-    {checks}
-    {strides}
-    if not v.flags.writeable: return None
-    p = v.ctypes.data
-    return (None, -1, ({fields},))
-"""
-
-_TORCH = """
-def convert(v):
-    if v.dtype not in dtypes: return None
-    shape = v.shape
-    {checks}
-    if not v.is_contiguous(): return None
-    {memory}
-    p = v.data_ptr()
-    return {result}
-"""
-
-
-def _numpy_dtypes(accepted):
-    import numpy
-    names = {("f", 16): "float16", ("f", 32): "float32", ("f", 64): "float64",
-             ("i", 8): "int8", ("i", 16): "int16", ("i", 32): "int32", ("i", 64): "int64",
-             ("u", 8): "uint8", ("u", 16): "uint16", ("u", 32): "uint32",
-             ("u", 64): "uint64", ("b", 8): "bool"}
-    return tuple(numpy.dtype(names[key]) for key in sorted(accepted) if key in names)
-
-
-def _torch_dtypes(accepted):
-    from ._arrays import _TORCH_TYPES
-    torch = sys.modules["torch"]
-    return tuple(getattr(torch, name.partition(".")[2])
-                 for name, key in sorted(_TORCH_TYPES.items()) if key in accepted
-                 and hasattr(torch, name.partition(".")[2]))
-
-
-def _make_converter(parameter, kind):
-    """The fast converter of arrays of type `kind` for `parameter`, or None."""
-    top = kind.__module__.partition(".")[0]
-    name = kind.__name__
-    checks = "\n    ".join(_shape_checks(parameter))
-    fields = _descriptor_fields(parameter.rank)
-    strides = ("if v.strides != %s: return None"
-               % _contiguous_bytes(parameter.rank, parameter.itemsize)
-               if parameter.rank else "")
-    namespace = {}
-    if top == "cupy" and name == "ndarray" and parameter.memory != "host":
-        # CuPy keeps its C-contiguity as a flag it reads without building
-        # the strides tuple (as the general path asks flags.c_contiguous).
-        contiguity = ("if not v._c_contiguous: return None"
-                      if hasattr(kind, "_c_contiguous") else strides)
-        source = _CUPY.replace("{contiguity}", contiguity)
-        namespace["dtypes"] = _numpy_dtypes(parameter.accepted)
-    elif top == "numpy" and name == "ndarray" and parameter.memory != "device":
-        source = _NUMPY
-        namespace["dtypes"] = _numpy_dtypes(parameter.accepted)
-    elif top == "torch" and name in ("Tensor", "Parameter"):
-        source = _TORCH
-        namespace["dtypes"] = _torch_dtypes(parameter.accepted)
-        device = '("torch", v.get_device(), (%s,))' % fields
-        host = "(None, -1, (%s,))" % fields
-        if parameter.memory == "device":
-            memory, result = "if not v.is_cuda: return None", device
-        elif parameter.memory == "host":
-            memory, result = "if v.is_cuda: return None", host
-        else:
-            memory, result = "", "%s if v.is_cuda else %s" % (device, host)
-        source = source.replace("{memory}", memory).replace("{result}", result)
-    else:
-        return None
-    if not namespace["dtypes"]:
-        return None
-    source = source.replace("{checks}", checks).replace("{strides}", strides)
-    exec(source.replace("{fields}", fields), namespace)
-    return namespace["convert"]
-
-
-def _no_converter(value):
-    return None  # arrays of this type take the general path
 
 
 def _frame_format(program, offsets):
@@ -198,7 +74,8 @@ def order_streams(program, handle, results):
     """The call's stream (the given one, else the bound one, else the
     current stream of the first GPU array's framework, else 0) and the
     streams it must wait for: the current streams of the frameworks its
-    arrays come from, where they differ from it."""
+    arrays come from, where they differ from it. `results` holds a
+    (framework or None, device, ...) per array."""
     if handle is None:
         handle = program.library._bound_stream
     waits = []
@@ -217,42 +94,96 @@ def order_streams(program, handle, results):
     return (0 if handle is None else handle), waits
 
 
-_CALL = """
-def __call__(self, {parameters}*, stream=None):
-    try:
-        {converts}
-    except KeyError:
-        return self._learn_and_call({values}, stream)
-    if {any_none}:
-        return self._general_call({values}, stream)
-    {stream}
-    try:
-        _sdfg_frame = self._local.frame
-    except AttributeError:
-        _sdfg_frame = self._frame()
-    try:
-        _sdfg_pack(_sdfg_frame.storage, 0, {packed})
-    except _sdfg_pack_errors:
-        return self._general_call({values}, stream)
-    if _sdfg_waits:
-        return self._run(_sdfg_frame, _sdfg_handle, _sdfg_waits)
-    {run}
-"""
+def _stream_lines(program, reads):
+    """Sets _sdfg_handle and _sdfg_waits as order_streams would."""
+    if not program.takes_stream:
+        return ["if stream is not None: return GENERAL",
+                "_sdfg_handle, _sdfg_waits = None, ()"]
+    lines = ["_sdfg_handle = (self.library._bound_stream if stream is None "
+             "else _sdfg_stream_handle(stream))"]
+    gpu = [r for r in reads if r.framework is not None]
+    if not gpu:  # host arrays only: no framework stream to follow
+        return lines + ["if _sdfg_handle is None: _sdfg_handle = 0",
+                        "_sdfg_waits = ()"]
+    general = ("_sdfg_handle, _sdfg_waits = _sdfg_order(self, _sdfg_handle, (%s,))"
+               % ", ".join("(%s, %s, None)" % (r.framework_expression, r.device or "-1")
+                           for r in reads))
+    if len({r.framework for r in gpu}) != 1 or not isinstance(gpu[0].framework, str):
+        return lines + [general]  # several frameworks, or decided per call
+    # One framework: its current stream, asked once where the arrays share
+    # a device (else order_streams asks per device).
+    same = " == ".join(r.device for r in gpu)
+    one = ["_sdfg_current = _sdfg_current_stream(%r, %s)" % (gpu[0].framework, gpu[0].device),
+           "if _sdfg_handle is None: _sdfg_handle = 0 if _sdfg_current is None "
+           "else _sdfg_current",
+           "_sdfg_waits = () if _sdfg_current is None or _sdfg_current == _sdfg_handle "
+           "else (_sdfg_current,)"]
+    if len(gpu) == 1:
+        return lines + one
+    return lines + ["if %s:" % same] + ["    " + line for line in one] + [
+        "else:", "    " + general]
 
-# The run of a call that waits for no other stream (Program._run without
-# the waits), inline: one method call less per call.
-_RUN_ON_STREAM = """_sdfg_argv = _sdfg_frame.argv
-    _sdfg_argv[{stream_index}] = _sdfg_handle
-    _sdfg_status = self._packed(_sdfg_argv)
-    if _sdfg_status:
-        raise self.library._call_error(self.name, _sdfg_status)
-    self.library._last_stream = _sdfg_handle
-    {result}"""
 
-_RUN_ON_HOST = """_sdfg_status = self._packed(_sdfg_frame.argv)
-    if _sdfg_status:
-        raise self.library._call_error(self.name, _sdfg_status)
-    {result}"""
+def _run_lines(program):
+    """The run of a call that waits for no other stream: Program._run
+    without the waits, inline."""
+    if program.takes_stream:
+        lines = ["_sdfg_argv = _sdfg_frame.argv",
+                 "_sdfg_argv[%d] = _sdfg_handle" % program.stream_index,
+                 "_sdfg_status = self._packed(_sdfg_argv)",
+                 "if _sdfg_status: raise self.library._call_error(self.name, _sdfg_status)",
+                 "self.library._last_stream = _sdfg_handle"]
+    else:
+        lines = ["_sdfg_status = self._packed(_sdfg_frame.argv)",
+                 "if _sdfg_status: raise self.library._call_error(self.name, _sdfg_status)"]
+    if program._result_struct is not None:
+        lines.append("return self._result_struct.unpack_from(_sdfg_frame.storage, "
+                     "_sdfg_frame.result_offset)[0]")
+    else:
+        lines.append("return None")
+    return lines
+
+
+def _specialize(program, kinds, namespace):
+    """The source of the call for arrays of types `kinds` (one per memref
+    parameter, in order), its names added to `namespace`; None where an
+    array type has no fast reads."""
+    names = program.names
+    guards, body, packed, reads = [], [], [], []
+    memrefs = 0
+    for position, (parameter, name) in enumerate(zip(program.parameters, names)):
+        if isinstance(parameter, MemRefParameter):
+            kind = kinds[memrefs]
+            memrefs += 1
+            read = array_reads(parameter, kind, name, position)
+            if read is None:
+                return None
+            namespace["_sdfg_k%d" % position] = kind
+            namespace.update(read.constants)
+            guards.append("_sdfg_type(%s) is not _sdfg_k%d" % (name, position))
+            body += read.lines
+            packed += read.fields
+            reads.append(read)
+        elif parameter.encodes:
+            namespace["_sdfg_e%d" % position] = parameter.encode
+            packed.append("_sdfg_e%d(%s)" % (position, name))
+        else:
+            packed.append(name)
+    body += _stream_lines(program, reads)
+    body += ["try:", "    _sdfg_frame = self._local.frame",
+             "except AttributeError:", "    _sdfg_frame = self._frame()",
+             "try:", "    _sdfg_pack(_sdfg_frame.storage, 0, %s)" % ", ".join(packed),
+             "except _sdfg_pack_errors:", "    return GENERAL",
+             "if _sdfg_waits: return self._run(_sdfg_frame, _sdfg_handle, _sdfg_waits)"]
+    body += _run_lines(program)
+    values = "[%s]" % ", ".join(names)
+    general = "self._general_call(%s, stream)" % values
+    lines = ["def __call__(self, %s*, stream=None):" % "".join(n + ", " for n in names)]
+    if guards:
+        lines.append("    if %s:" % " or ".join(guards))
+        lines.append("        return _sdfg_dispatch(self, %s, stream)" % values)
+    lines += ["    " + line.replace("GENERAL", general) for line in body]
+    return "\n".join(lines) + "\n"
 
 
 def program_class(base, program):
@@ -261,68 +192,53 @@ def program_class(base, program):
     if not _fast_parameters(program):
         return base
     names = program.names
-    converters, converts, results, packed, namespace = [], [], [], [], {}
-    offsets = program._frame().offsets
-    for position, (parameter, name) in enumerate(zip(program.parameters, names)):
-        if isinstance(parameter, MemRefParameter):
-            table = "%sc%d" % (_PREFIX, position)
-            result = "%sr%d" % (_PREFIX, position)
-            namespace[table] = {}
-            converters.append((parameter, namespace[table]))
-            converts.append("%s = %s[_sdfg_type(%s)](%s)" % (result, table, name, name))
-            results.append(result)
-            packed.append("*%s[2]" % result)
-        elif parameter.encodes:
-            encode = "%se%d" % (_PREFIX, position)
-            namespace[encode] = parameter.encode
-            packed.append("%s(%s)" % (encode, name))
-        else:
-            packed.append(name)
-    if program.takes_stream:
-        stream = ("_sdfg_handle, _sdfg_waits = _sdfg_order(self, None if stream is None "
-                  "else _sdfg_stream_handle(stream), (%s,))" % ", ".join(results))
-    else:
-        stream = ("if stream is not None: return self._general_call({values}, stream)\n"
-                  "    _sdfg_handle, _sdfg_waits = None, ()")
-    run = _RUN_ON_STREAM if program.takes_stream else _RUN_ON_HOST
-    run = run.replace("{stream_index}", str(program.stream_index))
-    if program._result_struct is not None:
-        run = run.replace("{result}", "return self._result_struct.unpack_from("
-                          "_sdfg_frame.storage, _sdfg_frame.result_offset)[0]")
-    else:
-        run = run.replace("{result}", "return None")
-    source = _CALL.replace("{run}", run)
-    source = source.replace("{stream}", stream)
-    source = source.replace("{converts}", "\n        ".join(converts) or "pass")
-    source = source.replace("{any_none}", " or ".join(
-        "%s is None" % result for result in results) or "False")
-    source = source.replace("{parameters}", "".join(name + ", " for name in names))
-    source = source.replace("{values}", "[%s]" % ", ".join(names))
-    source = source.replace("{packed}", ", ".join(packed))
-    # Every name the generated code uses besides the program's parameters
-    # starts with _sdfg_, which no parameter of the fast path may
-    # (_fast_parameters): a parameter named `type`, `frame` or `pack` shadows
-    # nothing.
-    namespace.update({
+    memref_positions = [i for i, p in enumerate(program.parameters)
+                        if isinstance(p, MemRefParameter)]
+    shared = {
         "_sdfg_type": type,
-        "_sdfg_pack": _frame_format(program, offsets).pack_into,
+        "_sdfg_pack": _frame_format(program, program._frame().offsets).pack_into,
         "_sdfg_pack_errors": (struct.error, TypeError, ValueError, OverflowError),
-        "_sdfg_order": order_streams, "_sdfg_stream_handle": stream_handle})
-    exec(source, namespace)
-    call = namespace["__call__"]
-    call.__doc__ = base.__call__.__doc__
-    # Binding errors are the interpreter's, naming the program: "axpy() got
-    # an unexpected keyword argument 'b'".
-    call.__qualname__ = call.__name__ = program.name
+        "_sdfg_order": order_streams, "_sdfg_stream_handle": stream_handle,
+        "_sdfg_current_stream": current_stream}
+    calls = {}  # array types -> that combination's call, or None
+    cls = None
 
-    def learn(self, values):
-        """Makes the converters of these arguments' types (None: none)."""
-        for (parameter, table), value in zip(converters, (
-                v for p, v in zip(program.parameters, values)
-                if isinstance(p, MemRefParameter))):
-            kind = type(value)
-            if kind not in table:
-                convert = _make_converter(parameter, kind)
-                table[kind] = convert if convert is not None else _no_converter
+    def finish(call):
+        call.__doc__ = base.__call__.__doc__
+        # Binding errors are the interpreter's, naming the program: "axpy()
+        # got an unexpected keyword argument 'b'".
+        call.__qualname__ = call.__name__ = program.name
+        return call
 
-    return type(base.__name__, (base,), {"__call__": call, "_learn": learn})
+    def dispatch(self, values, stream):
+        """Finds (or, the first time, makes) the call of these arrays'
+        types; the first call of a combination takes the general path."""
+        kinds = tuple(type(values[i]) for i in memref_positions)
+        call = calls.get(kinds, dispatch)
+        if call is dispatch:
+            namespace = dict(shared)
+            source = _specialize(program, kinds, namespace)
+            call = None
+            if source is not None:
+                # Every name the generated code uses besides the program's
+                # parameters starts with _sdfg_, which no parameter of the
+                # fast path may (_fast_parameters): a parameter named
+                # `type`, `frame` or `pack` shadows nothing.
+                exec(source, namespace)
+                call = finish(namespace["__call__"])
+            calls[kinds] = call
+            return self._general_call(list(values), stream)
+        if call is None:
+            return self._general_call(list(values), stream)
+        # The latest combination is the program's call: a run of calls with
+        # the same array types finds it without the table.
+        cls.__call__ = call
+        return call(self, *values, stream=stream)
+
+    shared["_sdfg_dispatch"] = dispatch
+    namespace = dict(shared)
+    exec("def __call__(self, %s*, stream=None):\n"
+         "    return _sdfg_dispatch(self, [%s], stream)\n"
+         % ("".join(n + ", " for n in names), ", ".join(names)), namespace)
+    cls = type(base.__name__, (base,), {"__call__": finish(namespace["__call__"])})
+    return cls

@@ -227,15 +227,6 @@ class Program:
         del keep
         return result
 
-    def _learn_and_call(self, values, stream):
-        """The fast path met an array type it has no converter for: makes
-        them (_fastcall.py), then calls through the general path."""
-        self._learn(values)
-        return self._general_call(values, stream)
-
-    def _learn(self, values):
-        pass
-
     def prepare(self, *args, stream=None, **kwargs):
         """A PreparedCall of the program with these arguments: checked and
         packed once, then called as often as wanted (a time-stepping loop

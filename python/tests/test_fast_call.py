@@ -232,6 +232,47 @@ class GpuFastCallTest(unittest.TestCase):
             del program._general_call
 
 
+    def test_combinations_of_array_types(self):
+        program = self.lib.smooth_axpy
+        other = StandInCupy(self.FLAG)  # another array type with fast reads
+        stream = self.driver.stream()
+        first = self.arrays()
+        second = [other.ndarray(a.array) for a in first]
+        mixed = first[:1] + second[1:]
+        for args in (first, second, mixed):  # each learnt once
+            self.args = args
+            self.launches_of(stream=stream)
+        calls = count_general_calls(program)
+        try:
+            for _ in range(2):
+                for args in (second, first, mixed):
+                    self.args = args
+                    self.assertEqual(self.launches_of(stream=stream), {stream})
+            self.assertEqual(calls, [])
+            same_frame(self, program, tuple(mixed) + (0.5,), stream=stream)
+        finally:
+            del program._general_call
+
+    def test_arrays_on_several_devices(self):
+        program = self.lib.smooth_axpy
+        self.args = self.arrays()
+        current = self.driver.stream()
+        self.cupy.current = self.cupy.Stream(current)
+        self.launches_of()
+        calls = count_general_calls(program)
+        try:
+            # The stand-in's current stream is the same on every device:
+            # the call orders on it once, as the general path would.
+            self.args[1].data.device_id = 1
+            waits = len(self.driver.waits())
+            self.assertEqual(self.launches_of(), {current})
+            self.assertEqual(len(self.driver.waits()), waits)
+            self.assertEqual(calls, [])
+        finally:
+            self.args[1].data.device_id = 0
+            del program._general_call
+
+
 class GpuFastCallContiguityFlagTest(GpuFastCallTest):
     """The same with CuPy's `_c_contiguous` flag on the arrays."""
     FLAG = True
