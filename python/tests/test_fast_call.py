@@ -3,6 +3,7 @@ with arrays it knows take it and pack the frame byte for byte as the
 general path does; anything else takes the general path, which accepts or
 rejects it as before; stream order is the general path's."""
 
+import contextlib
 import sys
 import types
 import unittest
@@ -193,13 +194,22 @@ class GpuFastCallTest(unittest.TestCase):
         finally:
             del program._general_call
 
-    def test_non_contiguous_arrays_take_the_general_path(self):
+    @contextlib.contextmanager
+    def learnt(self, **kwargs):
+        """Calls smooth_axpy once on this test's arrays (its call for their
+        type is made), then counts the calls that take the general path."""
         program = self.lib.smooth_axpy
         self.args = self.arrays()
-        stream = self.driver.stream()
-        self.launches_of(stream=stream)
-        calls = count_general_calls(program)
+        self.launches_of(**kwargs)
         try:
+            yield program, count_general_calls(program)
+        finally:
+            self.driver.fail(None, 0)
+            del program._general_call
+
+    def test_non_contiguous_arrays_take_the_general_path(self):
+        stream = self.driver.stream()
+        with self.learnt(stream=stream) as (program, calls):
             # Every other element: the general path refuses it for the
             # program's identity-layout memref.
             strided = self.cupy.ndarray(np.zeros(128, np.float32)[::2])
@@ -208,16 +218,10 @@ class GpuFastCallTest(unittest.TestCase):
             self.assertEqual(len(calls), 1)
             program(*self.args, 0.5, stream=stream)
             self.assertEqual(len(calls), 1)
-        finally:
-            del program._general_call
 
     def test_failed_call_on_the_fast_path(self):
-        program = self.lib.smooth_axpy
-        self.args = self.arrays()
         stream = self.driver.stream()
-        self.launches_of(stream=stream)
-        calls = count_general_calls(program)
-        try:
+        with self.learnt(stream=stream) as (program, calls):
             self.driver.fail("cuLaunchKernel", 1)  # CUDA_ERROR_INVALID_VALUE
             before = len(self.driver.launches())
             with self.assertRaises(sdfgstream.CallError) as caught:
@@ -227,10 +231,6 @@ class GpuFastCallTest(unittest.TestCase):
             self.driver.fail(None, 0)
             self.assertEqual(self.launches_of(stream=stream), {stream})
             self.assertEqual(calls, [])
-        finally:
-            self.driver.fail(None, 0)
-            del program._general_call
-
 
     def test_combinations_of_array_types(self):
         program = self.lib.smooth_axpy
@@ -254,13 +254,9 @@ class GpuFastCallTest(unittest.TestCase):
             del program._general_call
 
     def test_arrays_on_several_devices(self):
-        program = self.lib.smooth_axpy
-        self.args = self.arrays()
         current = self.driver.stream()
         self.cupy.current = self.cupy.Stream(current)
-        self.launches_of()
-        calls = count_general_calls(program)
-        try:
+        with self.learnt() as (program, calls):
             # The stand-in's current stream is the same on every device:
             # the call orders on it once, as the general path would.
             self.args[1].data.device_id = 1
@@ -268,9 +264,6 @@ class GpuFastCallTest(unittest.TestCase):
             self.assertEqual(self.launches_of(), {current})
             self.assertEqual(len(self.driver.waits()), waits)
             self.assertEqual(calls, [])
-        finally:
-            self.args[1].data.device_id = 0
-            del program._general_call
 
 
 class GpuFastCallContiguityFlagTest(GpuFastCallTest):
