@@ -51,6 +51,15 @@ mlir::sdfg::dace::importSDFG(llvm::SourceMgr &sourceMgr, MLIRContext *context,
     return FileLineColLoc::get(fileName, line, column);
   };
 
+  // llvm::json::parse recurses once per level: refuse a file nested deeper
+  // than an SDFG may be before it descends.
+  if (std::optional<size_t> tooDeep = locator.getTooDeepOffset()) {
+    auto [line, column] = locator.lineAndColumn(*tooDeep);
+    emitError(FileLineColLoc::get(fileName, line, column))
+        << "JSON nested deeper than " << JsonLocator::kMaxNesting
+        << " levels; DaCe's own loader cannot read this file either";
+    return nullptr;
+  }
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
   if (!json) {
     std::string message = llvm::toString(json.takeError());

@@ -50,8 +50,11 @@ std::string mlir::sdfg::dace::joinJsonPath(StringRef path, size_t index) {
 
 namespace {
 /// Deeper containers are not recorded: a path per level costs memory
-/// quadratic in the depth, and no SDFG comes near this.
+/// quadratic in the depth, and the importer refuses such text anyway
+/// (JsonLocator::kMaxNesting).
 constexpr size_t kMaxDepth = 1024;
+static_assert(kMaxDepth >= JsonLocator::kMaxNesting,
+              "every container of an accepted file is recorded");
 
 /// One linear pass over the text. Nesting is an explicit stack rather than
 /// recursion, so that a deeply nested (or hostile) file cannot overflow the
@@ -285,7 +288,35 @@ void JsonScanner::scan() {
 }
 } // namespace
 
+/// The offset of the first '{' or '[' nested deeper than `limit`, counting
+/// brackets outside strings. Independent of whether the text is valid JSON,
+/// so that no text reaches a recursive parser deeper than `limit`.
+static std::optional<size_t> findTooDeep(StringRef text, size_t limit) {
+  size_t depth = 0;
+  bool inString = false;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > limit)
+        return i;
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 JsonLocator::JsonLocator(StringRef text) : text(text) {
+  tooDeepOffset = findTooDeep(text, kMaxNesting);
   JsonScanner(text, offsets).scan();
   for (const char *p = text.data(), *end = text.data() + text.size();
        (p = static_cast<const char *>(std::memchr(p, '\n', end - p)));)

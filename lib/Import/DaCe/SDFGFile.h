@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,12 +43,24 @@ public:
   /// Line and column (both 1-based; columns count bytes) of `offset`.
   std::pair<unsigned, unsigned> lineAndColumn(size_t offset) const;
 
+  /// The deepest nesting of objects and arrays that an SDFG file may have.
+  /// llvm::json::parse and the importer descend recursively, so deeper
+  /// text must be refused before either sees it; DaCe's own loader
+  /// (Python's json module, bounded by Python's recursion limit of 1000)
+  /// refuses such files too.
+  static constexpr size_t kMaxNesting = 1000;
+
+  /// The offset of the first object or array nested deeper than
+  /// kMaxNesting, if the text has one.
+  std::optional<size_t> getTooDeepOffset() const { return tooDeepOffset; }
+
 private:
   llvm::StringRef text;
   llvm::StringMap<size_t> offsets;
   /// Offsets where lines 2, 3, ... start, so that lineAndColumn is a binary
   /// search rather than a scan when the importer locates every element.
   std::vector<size_t> lineStarts;
+  std::optional<size_t> tooDeepOffset;
 };
 
 /// Appends a key or index to a path.
