@@ -116,19 +116,9 @@ _gt4py_env_main() {
     python3-mako python3-tabulate python3-toolz python3-xxhash python3-ordered-set
     python3-fake-factory python3-executing python3-asttokens black git
   )
-  local missing=() package
-  for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-      missing+=("$package")
-  done
-  if ((${#missing[@]})); then
-    echo "gt4py-env: installing ${missing[*]}" >&2
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -q >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q \
-      --no-install-recommends "${missing[@]}" >&2
-  fi
+  # shellcheck source=debian-packages.sh
+  source "$root/scripts/debian-packages.sh"
+  sdfgstream_debian_packages gt4py-env "${packages[@]}"
 
   _gt4py_env_extract "$snapshot" "$commit" "$dir/gt4py" src/gt4py
   _gt4py_env_dist_info "$dir/gt4py/src" gt4py "$version"

@@ -7,7 +7,7 @@ order) and cpu_variants.make_cpu (the CPU-only variant of a GPU SDFG).
 
 import dataclasses
 import glob
-import importlib.util
+import importlib
 import json
 import os
 import sys
@@ -55,14 +55,15 @@ def split(name):
 
 
 def load_program(program):
-    path = os.path.join(PROGRAMS, program + ".py")
-    spec = importlib.util.spec_from_file_location("gt4py_corpus_" + program, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    for attr in ("make", "make_inputs", "OUTPUTS", "OFFSET_PROVIDER"):
-        if not hasattr(module, attr):
-            raise RuntimeError("%s lacks %s" % (path, attr))
+    """programs/<program>.py, imported as a module of that name (GT4Py reads
+    the source of its functions)."""
+    if PROGRAMS not in sys.path:
+        sys.path.insert(0, PROGRAMS)
+    module = importlib.import_module(program)
+    missing = [a for a in ("make", "make_inputs", "OUTPUTS", "OFFSET_PROVIDER")
+               if not hasattr(module, a)]
+    if missing:
+        raise RuntimeError("%s lacks %s" % (module.__file__, ", ".join(missing)))
     return module
 
 
