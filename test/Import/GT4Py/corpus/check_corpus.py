@@ -14,7 +14,8 @@ without GT4Py or DaCe (NumPy only):
     shape is an argument or in `shape_symbols`;
   - the .ref.npz has in/<arg> for every argument (its dtype; arrays of the
     shape their shape expressions give with the manifest's symbol values;
-    symbols equal to the manifest's values) and out/<output> like in/<output>;
+    symbols equal to the manifest's values; arrays laid out as their stride
+    symbols say) and out/<output> like in/<output>;
   - the GPU SDFG holds the init_code line the manifest's `elements` records.
 
 usage: check_corpus.py CORPUS-DIR      prints `ok <name>: ...` or `BROKEN <name>: ...`
@@ -151,6 +152,10 @@ def check_npz(name, path, manifest):
             shape = tuple(evaluate(e, values) for e in row["shape"])
             expect(value.shape == shape, "%s: %s has shape %s, the SDFG %s", name, key,
                    value.shape, shape)
+            strides = tuple(evaluate(e, values) for e in row["strides"])
+            have = tuple(st // value.itemsize for st in value.strides)
+            expect(all(h == s or n == 1 for h, s, n in zip(have, strides, value.shape)),
+                   "%s: %s has strides %s, its stride symbols %s", name, key, have, strides)
         else:
             expect(value.shape == (), "%s: %s is not a scalar", name, key)
         if row["kind"] == "symbol":

@@ -274,25 +274,32 @@ def _check(what, got, want, tolerance):
 def run_cpu_variant(sdfg, values, offset_provider):
     """Builds the CPU-only SDFG with DaCe (-O2, no fast-math) and calls it
     with the arguments GT4Py's own argument code (get_sdfg_args) computes for
-    `values`. Returns the fields after the call and every value
-    get_sdfg_args gives (the call's arguments, and the symbols of the
-    arguments' shapes that are not arguments), taken before the call."""
+    `values`, except that every array is a compact copy in the order of its
+    dimensions in memory (numpy order "K": GT4Py's allocator pads, and puts
+    the horizontal dimension first), with its stride symbols computed
+    again by GT4Py's code; the .ref.npz holds these arrays. Returns the
+    arguments after the call and every value taken before it (the call's
+    arguments and the symbols of the arguments' shapes that are not
+    arguments)."""
     import dace
     from gt4py.next.program_processors.runners.dace import get_sdfg_args
+    from gt4py.next.program_processors.runners.dace.sdfg_callable import (
+        get_array_stride_symbols)
     args = _copy_args(values)
     ordered = [args[name] for name in sdfg.arg_names]
     every = get_sdfg_args(sdfg, offset_provider, *ordered)
-    call = get_sdfg_args(sdfg, offset_provider, *ordered, filter_args=True)
-    before = {k: np.array(v, copy=True) for k, v in every.items()}
+    for key, value in list(every.items()):
+        if isinstance(value, np.ndarray) and key in sdfg.arrays and value.ndim:
+            every[key] = np.copy(value, order="K")
+            every.update(get_array_stride_symbols(sdfg.arrays[key], every[key]))
+    call = {k: every[k] for k in sdfg.signature_arglist(with_types=False)}
+    before = {k: np.array(v, copy=True, order="K") for k, v in every.items()}
     with dace.config.temporary_config():
         dace.Config.set("compiler", "cpu", "args", value="-fPIC -O2 -Wno-unused-parameter")
         dace.Config.set("compiler", "build_type", value="Release")
-        # GT4Py passes field buffers as they are (views included), as its
-        # CompiledDaceProgram.construct_arguments does.
-        dace.Config.set("compiler", "allow_view_arguments", value=True)
         compiled = sdfg.compile()
         compiled(**call)
-    return args, before
+    return call, before
 
 
 def generate(name):
@@ -308,7 +315,7 @@ def generate(name):
     tolerance = TOLERANCE[suffix]
 
     embedded = run_embedded(program, values, offset_provider)
-    oracle = {k: _ndarray(embedded[k]).copy() for k in module.OUTPUTS}
+    oracle = {k: np.copy(_ndarray(embedded[k]), order="K") for k in module.OUTPUTS}
     checks = {}
     if hasattr(module, "reference"):
         ref = module.reference({k: _ndarray(v) for k, v in values.items()})
