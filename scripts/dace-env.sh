@@ -31,19 +31,9 @@ _dace_env_main() {
     python3-dill python3-packaging python3-astunparse python3-typing-extensions
     libconcurrentqueue-dev cmake g++
   )
-  local missing=() package
-  for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-      missing+=("$package")
-  done
-  if ((${#missing[@]})); then
-    echo "dace-env: installing ${missing[*]}" >&2
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -q >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
-      "${missing[@]}" >&2
-  fi
+  # shellcheck source=debian-packages.sh
+  source "$(dirname "${BASH_SOURCE[0]}")/debian-packages.sh"
+  sdfgstream_debian_packages dace-env "${packages[@]}"
 
   # Extract once; the stamp names the tag and commit extracted.
   local gitdir=$snapshot
