@@ -72,6 +72,8 @@ static Value placeInWhole(ProgramEmitter &e, const Container &full,
   auto fullType = cast<MemRefType>(full.memref.getType());
   auto boxType = cast<MemRefType>(box.getType());
   int64_t rank = fullType.getRank();
+  if (rank == 0)
+    return full.memref;
   SmallVector<int64_t> kept;
   for (int64_t i = 0; i < rank; ++i)
     if (fullType.getDimSize(i) != 1)

@@ -78,7 +78,9 @@ bool ModelReader::readDescriptor(llvm::StringRef name, const JValue &value,
       return false;
     }
   }
-  desc.transient = getBool(*attributes, "transient", false, attributesPath);
+  // dace/data/core.py::View.view: views are always transient.
+  desc.transient =
+      getBool(*attributes, "transient", false, attributesPath) || desc.isView;
   desc.mayAlias = getBool(*attributes, "may_alias", false, attributesPath);
   if (std::optional<std::string> storage =
           getString(*attributes, "storage", attributesPath)) {

@@ -31,16 +31,25 @@ SymbolicPolynomial SymbolicPolynomial::symbol(const std::string &name) {
   return result;
 }
 
+/// Adds `coefficient` to the term `monomial` of `terms` (dropping it at 0);
+/// false on overflow.
+static bool
+addTerm(std::map<SymbolicPolynomial::Monomial, int64_t> &terms,
+        const SymbolicPolynomial::Monomial &monomial, int64_t coefficient) {
+  int64_t &sum = terms[monomial];
+  if (llvm::AddOverflow(sum, coefficient, sum))
+    return false;
+  if (sum == 0)
+    terms.erase(monomial);
+  return true;
+}
+
 std::optional<SymbolicPolynomial>
 SymbolicPolynomial::plus(const SymbolicPolynomial &other) const {
   SymbolicPolynomial result = *this;
-  for (const auto &[monomial, coefficient] : other.terms) {
-    int64_t &sum = result.terms[monomial];
-    if (llvm::AddOverflow(sum, coefficient, sum))
+  for (const auto &[monomial, coefficient] : other.terms)
+    if (!addTerm(result.terms, monomial, coefficient))
       return std::nullopt;
-    if (sum == 0)
-      result.terms.erase(monomial);
-  }
   return result;
 }
 
@@ -64,11 +73,8 @@ SymbolicPolynomial::times(const SymbolicPolynomial &other) const {
       Monomial monomial = a;
       llvm::append_range(monomial, b);
       llvm::sort(monomial);
-      int64_t &sum = result.terms[monomial];
-      if (llvm::AddOverflow(sum, product, sum))
+      if (!addTerm(result.terms, monomial, product))
         return std::nullopt;
-      if (sum == 0)
-        result.terms.erase(monomial);
     }
   }
   return result;

@@ -204,6 +204,8 @@ Value mlir::sdfg::dace::bindView(ProgramEmitter &e, const State &state,
                           "the data it views";
     return {};
   }
+  // Defensive: the viewed access node is in this scope or an outer one, so
+  // its data is bound by now.
   auto container = e.containers.find(viewed->data);
   if (container == e.containers.end() || !container->second.memref) {
     e.error(edge->path) << "view '" << view.data << "' views '"
