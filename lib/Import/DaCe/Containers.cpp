@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramEmitter.h"
+#include "SymbolicPolynomial.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,43 +33,26 @@ static std::optional<int64_t> literal(const PyExpr &expr) {
   return std::nullopt;
 }
 
-/// The factors of a product of names and literals, sorted, with the
-/// literals multiplied into one; nullopt for anything else.
-static std::optional<std::pair<int64_t, std::vector<std::string>>>
-productFactors(const PyExpr &expr) {
-  if (std::optional<int64_t> value = literal(expr))
-    return std::pair{*value, std::vector<std::string>()};
-  if (expr.kind == PyExpr::Kind::Name)
-    return std::pair{int64_t(1), std::vector<std::string>{expr.name}};
-  if (expr.kind == PyExpr::Kind::Binary && expr.op == PyExpr::Op::Mul) {
-    auto lhs = productFactors(*expr.operands[0]);
-    auto rhs = productFactors(*expr.operands[1]);
-    if (!lhs || !rhs)
-      return std::nullopt;
-    lhs->first *= rhs->first;
-    llvm::append_range(lhs->second, rhs->second);
-    llvm::sort(lhs->second);
-    return lhs;
-  }
-  return std::nullopt;
-}
-
 /// Whether the strides are the row-major strides of the shape (DaCe's
-/// default), compared as products of names and literals.
+/// default): each stride, expanded as a polynomial over the symbols, is the
+/// product of the sizes inside it, however DaCe spelled the two (`N - 2`,
+/// `-2 + $N`, `symbol($N, dtype=dace.int64) - 2`).
 static bool isRowMajor(const DataDesc &desc) {
   if (!desc.explicitStrides)
     return true;
-  std::pair<int64_t, std::vector<std::string>> expected{1, {}};
+  std::optional<SymbolicPolynomial> expected = SymbolicPolynomial::constant(1);
   for (size_t i = desc.shape.size(); i-- > 0;) {
-    auto stride = productFactors(*desc.strides[i].expr);
-    if (!stride || *stride != expected)
+    std::optional<SymbolicPolynomial> stride =
+        SymbolicPolynomial::get(*desc.strides[i].expr);
+    if (!stride || !expected || *stride != *expected)
       return false;
-    auto size = productFactors(*desc.shape[i].expr);
+    if (i == 0)
+      break;
+    std::optional<SymbolicPolynomial> size =
+        SymbolicPolynomial::get(*desc.shape[i].expr);
     if (!size)
-      return i == 0;
-    expected.first *= size->first;
-    llvm::append_range(expected.second, size->second);
-    llvm::sort(expected.second);
+      return false;
+    expected = expected->times(*size);
   }
   return true;
 }
@@ -91,13 +75,23 @@ MemRefType mlir::sdfg::dace::containerType(const DataDesc &desc,
     shape.push_back(value && *value >= 0 ? *value : ShapedType::kDynamic);
   }
   MemRefLayoutAttrInterface layout;
-  if (!isRowMajor(desc)) {
+  if (!isRowMajor(desc) || desc.startOffset != 0) {
+    // DaCe's strides, static where they are constants; DaCe's default
+    // strides where the file has none (with a start offset).
     SmallVector<int64_t> strides;
-    for (const SymExpr &stride : desc.strides) {
-      std::optional<int64_t> value = literal(*stride.expr);
-      strides.push_back(value ? *value : ShapedType::kDynamic);
+    std::optional<SymbolicPolynomial> inner = SymbolicPolynomial::constant(1);
+    for (size_t i = desc.shape.size(); i-- > 0;) {
+      std::optional<SymbolicPolynomial> stride =
+          desc.explicitStrides ? SymbolicPolynomial::get(*desc.strides[i].expr)
+                               : inner;
+      std::optional<int64_t> value =
+          stride ? stride->getConstant() : std::nullopt;
+      strides.insert(strides.begin(), value ? *value : ShapedType::kDynamic);
+      std::optional<SymbolicPolynomial> size =
+          SymbolicPolynomial::get(*desc.shape[i].expr);
+      inner = inner && size ? inner->times(*size) : std::nullopt;
     }
-    layout = StridedLayoutAttr::get(context, 0, strides);
+    layout = StridedLayoutAttr::get(context, desc.startOffset, strides);
   }
   return MemRefType::get(shape, elementType, layout, memorySpace);
 }

@@ -6,14 +6,15 @@
 //
 // A state's nodes run in topological order. A GPU_Device map becomes a
 // gpu.launch, a host map an scf.for nest (MapEmitter.cpp). An edge between
-// two access nodes is a copy of the boxes its subsets describe (gpu.memcpy
-// when either side is GPU memory, memref.copy otherwise). Every GPU op
+// two access nodes is a copy (Copies.cpp), unless it binds a view
+// (Views.cpp), which each scope binds at its start. Every GPU op
 // carries the stream slot DaCe's stream assignment gives its node; the
 // stream passes then place the waits between slots and the host syncs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "StateEmitter.h"
+#include "Views.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -114,69 +115,6 @@ Value ProgramEmitter::boxView(const Container &container, const Subset *subset,
                                    container.memref, offsets, sizes, strides);
 }
 
-LogicalResult StateEmitter::emitCopy(const StateEdge &edge) {
-  const Node &srcNode = node(indexOf(edge.src));
-  const Node &dstNode = node(indexOf(edge.dst));
-  Location location = e.loc(edge.path);
-  const Memlet &memlet = edge.memlet;
-  if (memlet.data.empty())
-    return success();
-  if (memlet.wcr) {
-    e.error(edge.path) << "a copy with write-conflict resolution from '"
-                       << srcNode.data << "' to '" << dstNode.data
-                       << "' is not supported";
-    return failure();
-  }
-  auto src = e.containers.find(srcNode.data);
-  auto dst = e.containers.find(dstNode.data);
-  if (src == e.containers.end() || dst == e.containers.end()) {
-    e.error(edge.path) << "copy between unknown containers '" << srcNode.data
-                       << "' and '" << dstNode.data << "'";
-    return failure();
-  }
-  const Subset *srcSubset = nullptr, *dstSubset = nullptr;
-  const Subset *subset = memlet.subset ? &*memlet.subset : nullptr;
-  const Subset *other = memlet.otherSubset ? &*memlet.otherSubset : nullptr;
-  if (memlet.data == srcNode.data) {
-    srcSubset = subset;
-    dstSubset = other;
-  } else if (memlet.data == dstNode.data) {
-    dstSubset = subset;
-    srcSubset = other;
-  } else {
-    e.error(edge.path) << "the memlet of a copy from '" << srcNode.data
-                       << "' to '" << dstNode.data << "' names '"
-                       << memlet.data << "'";
-    return failure();
-  }
-  if (e.inKernel) {
-    e.error(edge.path) << "a copy inside a GPU kernel (from '" << srcNode.data
-                       << "' to '" << dstNode.data << "') is not supported";
-    return failure();
-  }
-  Value from = e.boxView(src->second, srcSubset, location);
-  Value to = e.boxView(dst->second, dstSubset, location);
-  if (!from || !to)
-    return failure();
-  auto fromType = cast<MemRefType>(from.getType());
-  auto toType = cast<MemRefType>(to.getType());
-  if (fromType.getRank() != toType.getRank() ||
-      failed(verifyCompatibleShape(fromType.getShape(), toType.getShape()))) {
-    e.error(edge.path) << "copy from '" << srcNode.data << "' to '"
-                       << dstNode.data << "' between boxes of different shapes ("
-                       << fromType << " and " << toType << ")";
-    return failure();
-  }
-  if (src->second.onGpu() || dst->second.onGpu()) {
-    auto copy = gpu::MemcpyOp::create(b, location, TypeRange(), ValueRange(),
-                                      to, from);
-    e.setSlot(copy, dstNode);
-    return success();
-  }
-  memref::CopyOp::create(b, location, from, to);
-  return success();
-}
-
 LogicalResult StateEmitter::emitScope(int64_t entry) {
   // Transients local to this scope are allocated at its start.
   llvm::StringMap<Container> shadowed;
@@ -188,16 +126,31 @@ LogicalResult StateEmitter::emitScope(int64_t entry) {
         scopes.homeOf(n.data) != entry || llvm::is_contained(local, n.data))
       continue;
     auto desc = e.model.arrays.find(n.data);
-    Value buffer = e.allocate(desc->second, e.inKernel);
-    if (!buffer)
+    Value buffer;
+    Value array = e.allocate(desc->second, e.inKernel, &buffer);
+    if (!array)
       return failure();
     if (!e.inKernel)
       toFree.emplace_back(buffer, desc->second.storage == Storage::GPUGlobal);
     if (auto it = e.containers.find(n.data); it != e.containers.end())
       shadowed[n.data] = it->second;
-    e.containers[n.data] = Container{&desc->second, buffer};
+    e.containers[n.data] = Container{&desc->second, array};
     local.push_back(n.data);
   }
+  // Views of this scope, each after the view it views (if that is one).
+  for (size_t i : scopes.order) {
+    const Node &n = node(i);
+    if (n.kind != Node::Kind::Access || scopes.parent[i] != entry ||
+        !e.model.arrays.count(n.data) || !e.model.arrays.at(n.data).isView)
+      continue;
+    if (auto it = e.containers.find(n.data);
+        it != e.containers.end() && !llvm::is_contained(local, n.data))
+      shadowed[n.data] = it->second;
+    if (!llvm::is_contained(local, n.data))
+      local.push_back(n.data);
+  }
+  if (failed(bindViews(entry)))
+    return failure();
   llvm::scope_exit restore([&] {
     e.freeTransients(toFree, e.loc(entry < 0 ? block.path : node(entry).path));
     for (const std::string &name : local) {
@@ -218,7 +171,8 @@ LogicalResult StateEmitter::emitScope(int64_t entry) {
     case Node::Kind::Access:
       for (const StateEdge &edge : state.edges)
         if (edge.dst == n.id &&
-            node(indexOf(edge.src)).kind == Node::Kind::Access)
+            node(indexOf(edge.src)).kind == Node::Kind::Access &&
+            !isViewEdge(e, state, edge))
           if (failed(emitCopy(edge)))
             return failure();
       break;

@@ -308,3 +308,39 @@ std::optional<Subset> ModelReader::parseSubset(const JValue *value,
   }
   return subset;
 }
+
+/// dace/data/core.py::Array: DaCe allocates `total_size` elements (the
+/// shape's product when the file omits it) and moves the pointer
+/// `start_offset` elements in (dace/codegen/targets/cpu.py::CPUCodeGen.
+/// allocate_array); a view has the viewed container's and allocates none.
+bool ModelReader::readLayout(const Object &attributes, llvm::StringRef path,
+                             DataDesc &desc) {
+  std::string totalPath = joinJsonPath(path, "total_size");
+  std::optional<std::string> total =
+      getExpressionText(attributes.get("total_size"), totalPath);
+  if (!total)
+    return false;
+  if (!llvm::StringRef(*total).trim().empty()) {
+    std::optional<SymExpr> parsed = parseExpression(*total, totalPath);
+    if (!parsed)
+      return false;
+    desc.totalSize = std::move(*parsed);
+  }
+  std::string startPath = joinJsonPath(path, "start_offset");
+  const JValue *start = attributes.get("start_offset");
+  if (!start || start->kind() == JValue::Null)
+    return true;
+  std::optional<int64_t> value = start->getAsInteger();
+  if (!value || *value < 0) {
+    error(startPath) << "expected 'start_offset' to be a non-negative integer";
+    return false;
+  }
+  if (*value != 0 && !desc.transient) {
+    error(startPath) << "array '" << desc.name << "' has start_offset "
+                     << *value
+                     << ", which is not supported for a non-transient";
+    return false;
+  }
+  desc.startOffset = desc.isView ? 0 : *value;
+  return true;
+}

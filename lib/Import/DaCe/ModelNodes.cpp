@@ -23,9 +23,12 @@ bool ModelReader::readDescriptor(llvm::StringRef name, const JValue &value,
   desc.name = name.str();
   desc.path = path.str();
   std::string type = getString(*object, "type", path).value_or("");
-  if (type != "Array" && type != "Scalar") {
+  // dace/data/core.py: `View` is the name ArrayView had before DaCe 0.15.
+  desc.isView = type == "ArrayView" || type == "View";
+  if (type != "Array" && type != "Scalar" && !desc.isView) {
     error(path) << "data container '" << name << "' is a '" << type
-                << "', which is not supported (Array and Scalar are)";
+                << "', which is not supported (Array, Scalar and the array "
+                   "views ArrayView and View are)";
     return false;
   }
   desc.isScalar = type == "Scalar";
@@ -75,7 +78,9 @@ bool ModelReader::readDescriptor(llvm::StringRef name, const JValue &value,
       return false;
     }
   }
-  desc.transient = getBool(*attributes, "transient", false, attributesPath);
+  // dace/data/core.py::View.view: views are always transient.
+  desc.transient =
+      getBool(*attributes, "transient", false, attributesPath) || desc.isView;
   desc.mayAlias = getBool(*attributes, "may_alias", false, attributesPath);
   if (std::optional<std::string> storage =
           getString(*attributes, "storage", attributesPath)) {
@@ -97,15 +102,8 @@ bool ModelReader::readDescriptor(llvm::StringRef name, const JValue &value,
     }
     desc.scopeLifetime = value == "Scope";
   }
-  if (std::optional<std::string> startOffset = getExpressionText(
-          attributes->get("start_offset"), attributesPath)) {
-    if (!startOffset->empty() && llvm::StringRef(*startOffset).trim() != "0") {
-      error(joinJsonPath(attributesPath, "start_offset"))
-          << "array '" << name << "' has start_offset " << *startOffset
-          << ", which is not supported";
-      return false;
-    }
-  }
+  if (!desc.isScalar && !readLayout(*attributes, attributesPath, desc))
+    return false;
   return !failed;
 }
 

@@ -90,6 +90,9 @@ private:
                   SDFGModel &model);
   bool readDescriptor(llvm::StringRef name, const JValue &value,
                       llvm::StringRef path, DataDesc &desc);
+  /// An array's `total_size` and `start_offset` (of transients only).
+  bool readLayout(const Object &attributes, llvm::StringRef path,
+                  DataDesc &desc);
   bool readRegion(const Object &object, llvm::StringRef path, ControlFlowRegion &region);
   bool readBlock(const Object &object, llvm::StringRef path, ControlFlowBlock &block);
   bool readState(const Object &object, llvm::StringRef path, State &state);

@@ -132,8 +132,9 @@ public:
                      SmallVectorImpl<std::pair<Value, bool>> &allocated);
   void freeTransients(ArrayRef<std::pair<Value, bool>> allocated,
                       Location location);
-  /// Allocates one transient at the builder's position.
-  Value allocate(const DataDesc &desc, bool inKernel);
+  /// Allocates one transient at the builder's position; returns the array
+  /// (with DaCe's layout) and sets `buffer` to the allocation to free.
+  Value allocate(const DataDesc &desc, bool inKernel, Value *buffer = nullptr);
   /// A view of the box `subset` (the whole container if null) of a
   /// container, with the dimensions of size one dropped; `keptDims` (if
   /// given) receives the container dimensions the view keeps.

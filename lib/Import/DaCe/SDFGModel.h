@@ -65,11 +65,14 @@ struct SymExpr : Code {
   PyExprPtr expr;
 };
 
-/// A data container (`Array` or `Scalar` descriptor).
+/// A data container (`Array`, `Scalar`, or a view: `ArrayView`, `View`).
 struct DataDesc {
   std::string name;
   std::string path;
   bool isScalar = false;
+  /// A view of another container (bound by the memlet between its access
+  /// node and the viewed one); never allocated.
+  bool isView = false;
   /// The element type (`dtype`; int32 when omitted).
   Type elementType;
   std::vector<SymExpr> shape;
@@ -83,6 +86,10 @@ struct DataDesc {
   bool scopeLifetime = true;
   /// Whether `strides` were written in the file rather than defaulted.
   bool explicitStrides = false;
+  /// The elements DaCe allocates (`total_size`; the shape's product when
+  /// absent) and the first element's place in them (`start_offset`).
+  std::optional<SymExpr> totalSize;
+  int64_t startOffset = 0;
 };
 
 /// One dimension of a `Range` subset: `end` inclusive, as DaCe writes it.

@@ -38,6 +38,8 @@ private:
   LogicalResult emitHostMap(const Node &map, size_t entry);
   LogicalResult emitKernel(const Node &map, size_t entry);
   LogicalResult emitCopy(const StateEdge &edge);
+  /// Binds the views whose access nodes are in scope `entry` (Views.cpp).
+  LogicalResult bindViews(int64_t entry);
   /// The schedule a map runs with (DaCe's Default resolved).
   FailureOr<Schedule> resolveSchedule(const Node &map, size_t entry);
 

@@ -18,6 +18,7 @@
 
 #include "ProgramEmitter.h"
 #include "StateScopes.h"
+#include "Views.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -97,7 +98,8 @@ LogicalResult mlir::sdfg::dace::placeTransients(ProgramEmitter &e) {
                            << "'";
         return failure();
       }
-      if (!desc->second.transient)
+      // A view allocates nothing: it is bound where its access node is.
+      if (!desc->second.transient || desc->second.isView)
         continue;
       usedIn[node.data].insert(block);
       if (scopes->parent[index] == -1)
@@ -122,42 +124,105 @@ LogicalResult mlir::sdfg::dace::placeTransients(ProgramEmitter &e) {
   return success();
 }
 
-Value ProgramEmitter::allocate(const DataDesc &desc, bool kernelLocal) {
-  Location location = loc(desc.path);
-  MemRefType type = containerType(desc, context);
-  if (!type.getLayout().isIdentity()) {
-    error(desc.path) << "transient '" << desc.name
-                     << "' has strides other than row-major, which is not "
-                        "supported";
-    return {};
-  }
-  if (kernelLocal) {
-    if (desc.storage != Storage::Register && desc.storage != Storage::Default) {
-      error(desc.path) << "transient '" << desc.name
-                       << "' is used only inside a GPU kernel but is not in "
-                          "Register storage";
-      return {};
-    }
-    return memref::AllocaOp::create(
-        builder, location,
-        MemRefType::get(type.getShape(), type.getElementType()));
-  }
-  SmallVector<Value> sizes;
-  for (auto [size, dim] : llvm::zip(desc.shape, type.getShape())) {
-    if (!ShapedType::isDynamic(dim))
-      continue;
-    Value value = emitIndex(size);
+/// The number of elements DaCe allocates for `desc`: `total_size`, or the
+/// shape's product.
+static Value allocationSpan(ProgramEmitter &e, const DataDesc &desc,
+                            Location location) {
+  if (desc.totalSize && desc.totalSize->expr)
+    return e.emitIndex(*desc.totalSize);
+  Value span = arith::ConstantIndexOp::create(e.builder, location, 1);
+  for (const SymExpr &size : desc.shape) {
+    Value value = e.emitIndex(size);
     if (!value)
       return {};
-    sizes.push_back(value);
+    span = e.builder.createOrFold<arith::MulIOp>(location, span, value);
   }
+  return span;
+}
+
+/// A buffer of `type` with `sizes` for its dynamic dimensions: a
+/// stream-ordered gpu.alloc for GPU_Global, per thread in a kernel, else
+/// memref.alloc.
+static Value allocateBuffer(ProgramEmitter &e, const DataDesc &desc,
+                            MemRefType type, ValueRange sizes, bool kernelLocal,
+                            Location location) {
+  if (kernelLocal)
+    return memref::AllocaOp::create(
+        e.builder, location,
+        MemRefType::get(type.getShape(), type.getElementType()), sizes);
   if (desc.storage == Storage::GPUGlobal) {
-    usesGpu = true;
-    auto alloc = gpu::AllocOp::create(builder, location, type, Type(),
-                                      ValueRange(), sizes, ValueRange());
-    return alloc.getMemref();
+    e.usesGpu = true;
+    return gpu::AllocOp::create(e.builder, location, type, Type(), ValueRange(),
+                                sizes, ValueRange())
+        .getMemref();
   }
-  return memref::AllocOp::create(builder, location, type, sizes);
+  return memref::AllocOp::create(e.builder, location, type, sizes);
+}
+
+Value ProgramEmitter::allocate(const DataDesc &desc, bool kernelLocal,
+                               Value *buffer) {
+  Location location = loc(desc.path);
+  MemRefType type = containerType(desc, context);
+  if (kernelLocal && desc.storage != Storage::Register &&
+      desc.storage != Storage::Default) {
+    error(desc.path) << "transient '" << desc.name
+                     << "' is used only inside a GPU kernel but is not in "
+                        "Register storage";
+    return {};
+  }
+  if (type.getLayout().isIdentity()) {
+    SmallVector<Value> sizes;
+    for (auto [size, dim] : llvm::zip(desc.shape, type.getShape())) {
+      if (!ShapedType::isDynamic(dim))
+        continue;
+      Value value = emitIndex(size);
+      if (!value)
+        return {};
+      sizes.push_back(value);
+    }
+    Value result =
+        allocateBuffer(*this, desc, type, sizes, kernelLocal, location);
+    if (buffer)
+      *buffer = result;
+    return result;
+  }
+  // DaCe's own layout (strides other than row-major, or a start offset):
+  // `total_size` elements, the array at `start_offset` in them with its
+  // strides (dace/codegen/targets/cpu.py::CPUCodeGen.allocate_array,
+  // dace/codegen/targets/cuda.py::CUDACodeGen.allocate_array).
+  Value span = allocationSpan(*this, desc, location);
+  SmallVector<OpFoldResult> sizes = emitSizes(*this, desc);
+  SmallVector<OpFoldResult> strides = emitStrides(*this, desc);
+  if (!span || sizes.size() != desc.shape.size() ||
+      strides.size() != desc.shape.size())
+    return {};
+  auto flatType = MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                                  MemRefLayoutAttrInterface(),
+                                  type.getMemorySpace());
+  Value flat =
+      allocateBuffer(*this, desc, flatType, span, kernelLocal, location);
+  if (buffer)
+    *buffer = flat;
+  // Static where the type is, so that the view has the container's type.
+  SmallVector<int64_t> staticStrides;
+  int64_t staticOffset;
+  (void)type.getStridesAndOffset(staticStrides, staticOffset);
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (!type.isDynamicDim(i))
+      size = builder.getIndexAttr(type.getDimSize(i));
+    else
+      size = getValueOrCreateConstantIndexOp(builder, location, size);
+  for (auto [stride, fixed] : llvm::zip(strides, staticStrides))
+    if (!ShapedType::isDynamic(fixed))
+      stride = builder.getIndexAttr(fixed);
+    else
+      stride = getValueOrCreateConstantIndexOp(builder, location, stride);
+  if (kernelLocal)
+    type = MemRefType::get(type.getShape(), type.getElementType(),
+                           type.getLayout());
+  return memref::ReinterpretCastOp::create(
+      builder, location, type, flat, builder.getIndexAttr(desc.startOffset),
+      sizes, strides);
 }
 
 /// Zero-fills a new buffer (an access node with `setzero`).
@@ -197,19 +262,20 @@ static bool needsZero(const SDFGModel &model, llvm::StringRef name) {
 LogicalResult ProgramEmitter::allocateTransients(
     const ControlFlowBlock *state, SmallVectorImpl<std::pair<Value, bool>> &allocated) {
   for (const auto &[name, desc] : model.arrays) {
-    if (!desc.transient || scopeLocal.contains(name))
+    if (!desc.transient || desc.isView || scopeLocal.contains(name))
       continue;
     auto home = transientHomes.find(name);
     const ControlFlowBlock *where = home == transientHomes.end() ? nullptr : home->second;
     if (where != state)
       continue;
-    Value buffer = allocate(desc, /*kernelLocal=*/false);
-    if (!buffer)
+    Value buffer;
+    Value array = allocate(desc, /*kernelLocal=*/false, &buffer);
+    if (!array)
       return failure();
     bool onGpu = desc.storage == Storage::GPUGlobal;
     if (needsZero(model, name))
       fillZero(*this, buffer, onGpu, loc(desc.path));
-    containers[name] = Container{&desc, buffer};
+    containers[name] = Container{&desc, array};
     allocated.emplace_back(buffer, onGpu);
   }
   return success();
