@@ -149,11 +149,6 @@ LogicalResult StateEmitter::emitCopy(const StateEdge &edge) {
                        << memlet.data << "'";
     return failure();
   }
-  if (e.inKernel) {
-    e.error(edge.path) << "a copy inside a GPU kernel (from '" << srcNode.data
-                       << "' to '" << dstNode.data << "') is not supported";
-    return failure();
-  }
   Value from = e.boxView(src->second, srcSubset, location);
   Value to = e.boxView(dst->second, dstSubset, location);
   if (!from || !to)
@@ -167,6 +162,10 @@ LogicalResult StateEmitter::emitCopy(const StateEdge &edge) {
                        << fromType << " and " << toType << ")";
     return failure();
   }
+  // Inside a kernel (a nested SDFG's copies between its scalars and views):
+  // each thread copies its box element by element.
+  if (e.inKernel)
+    return copyElements(e, from, to, location);
   if (src->second.onGpu() || dst->second.onGpu()) {
     auto copy = gpu::MemcpyOp::create(b, location, TypeRange(), ValueRange(),
                                       to, from);
@@ -232,8 +231,12 @@ LogicalResult StateEmitter::emitScope(int64_t entry) {
       if (failed(e.emitTasklet(state, n, e.inKernel)))
         return failure();
       break;
+    case Node::Kind::NestedSDFG:
+      if (failed(e.emitNestedSDFG(state, n)))
+        return failure();
+      break;
     case Node::Kind::Reduce:
-      if (entry != -1) {
+      if (entry != -1 || e.inKernel) {
         e.error(n.path) << "Reduce node '" << n.label
                         << "' inside a map is not supported";
         return failure();

@@ -94,6 +94,9 @@ private:
   bool readBlock(const Object &object, llvm::StringRef path, ControlFlowBlock &block);
   bool readState(const Object &object, llvm::StringRef path, State &state);
   bool readNode(const Object &object, llvm::StringRef path, Node &node);
+  /// A NestedSDFG node's attributes (ModelNested.cpp).
+  bool readNestedSDFG(const Object &attributes, llvm::StringRef path,
+                      Node &node);
   bool readMemlet(const JValue *value, llvm::StringRef path, Memlet &memlet);
   bool readInterstateEdge(const Object &object, llvm::StringRef path,
                           InterstateEdge &edge);

@@ -203,14 +203,16 @@ LogicalResult ProgramEmitter::allocateTransients(
     const ControlFlowBlock *where = home == transientHomes.end() ? nullptr : home->second;
     if (where != state)
       continue;
-    Value buffer = allocate(desc, /*kernelLocal=*/false);
+    // A nested SDFG inlined into a kernel keeps its transients per thread.
+    Value buffer = allocate(desc, /*kernelLocal=*/inKernel);
     if (!buffer)
       return failure();
-    bool onGpu = desc.storage == Storage::GPUGlobal;
+    bool onGpu = desc.storage == Storage::GPUGlobal && !inKernel;
     if (needsZero(model, name))
       fillZero(*this, buffer, onGpu, loc(desc.path));
     containers[name] = Container{&desc, buffer};
-    allocated.emplace_back(buffer, onGpu);
+    if (!inKernel)
+      allocated.emplace_back(buffer, onGpu);
   }
   return success();
 }
