@@ -52,10 +52,7 @@ bool ModelReader::readNestedSDFG(const Object &attributes, llvm::StringRef path,
     for (const auto &[key, value] : *object) {
       std::string valuePath = joinJsonPath(mappingPath, key.str());
       std::string name = llvm::StringRef(key).ltrim('$').str();
-      std::optional<std::string> text = getExpressionText(&value, valuePath);
-      if (!text)
-        return false;
-      std::optional<SymExpr> expr = parseExpression(*text, valuePath);
+      std::optional<SymExpr> expr = readExpression(&value, valuePath);
       if (!expr)
         return false;
       if (!expr->expr) {

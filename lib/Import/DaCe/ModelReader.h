@@ -71,6 +71,10 @@ private:
   /// A number or a string as expression text ("" for null or missing).
   std::optional<std::string> getExpressionText(const JValue *value,
                                                llvm::StringRef path);
+  /// The expression a number or string holds, parsed (an empty one for
+  /// null or missing).
+  std::optional<SymExpr> readExpression(const JValue *value,
+                                        llvm::StringRef path);
   /// A CodeBlock ({string_data, language}) or a plain string; the language
   /// must be Python.
   std::optional<Code> getCode(const JValue *value, llvm::StringRef path,
