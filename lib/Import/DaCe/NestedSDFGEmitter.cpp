@@ -112,7 +112,8 @@ void NestedSDFGEmitter::bindInnerSymbols(
   }
 }
 
-Value NestedSDFGEmitter::connectorView(const DataDesc &inner,
+Value NestedSDFGEmitter::connectorView(ProgramEmitter &scratch,
+                                       const DataDesc &inner,
                                        const Container &outer,
                                        const Memlet &memlet) {
   Location location = e.loc(memlet.path);
@@ -146,8 +147,6 @@ Value NestedSDFGEmitter::connectorView(const DataDesc &inner,
         b.createOrFold<arith::MulIOp>(location, start, stride));
 
   // The inner shape and strides are expressions in the inner symbols.
-  ProgramEmitter scratch(model, e.options, e.locate, b);
-  bindInnerSymbols(scratch, symbolValues, location);
   SmallVector<Value> sizes, strides;
   for (const SymExpr &size : inner.shape) {
     sizes.push_back(scratch.emitIndex(size));
@@ -190,6 +189,9 @@ LogicalResult NestedSDFGEmitter::bindConnectors() {
     if (edge.src == node.id && !edge.srcConnector.empty())
       memlets[edge.srcConnector] = &edge.memlet;
   }
+  // Evaluates the inner shapes and strides here, in the inner symbols.
+  ProgramEmitter scratch(model, e.options, e.locate, b);
+  bindInnerSymbols(scratch, symbolValues, e.loc(node.path));
   std::set<std::string> connectors(node.inConnectors.begin(),
                                    node.inConnectors.end());
   connectors.insert(node.outConnectors.begin(), node.outConnectors.end());
@@ -208,7 +210,7 @@ LogicalResult NestedSDFGEmitter::bindConnectors() {
       return failure();
     }
     const DataDesc &inner = model.arrays.at(connector);
-    Value view = connectorView(inner, outer->second, *memlet);
+    Value view = connectorView(scratch, inner, outer->second, *memlet);
     if (!view)
       return failure();
     Container container{&inner, view};

@@ -36,9 +36,11 @@ private:
   /// is bound to.
   LogicalResult bindConnectors();
   /// A view of `outer` from the first element of `memlet`'s subset with the
-  /// inner descriptor's shape and strides (DaCe passes a pointer there).
-  Value connectorView(const DataDesc &inner, const Container &outer,
-                      const Memlet &memlet);
+  /// inner descriptor's shape and strides (DaCe passes a pointer there),
+  /// which `scratch` (an emitter of the inner SDFG at the builder's
+  /// position, its symbols bound) evaluates.
+  Value connectorView(ProgramEmitter &scratch, const DataDesc &inner,
+                      const Container &outer, const Memlet &memlet);
   /// On the host: a private program of its own and an sdfg.call.
   LogicalResult emitCall();
   /// Inside a kernel: the body inlined in an scf.execute_region.
