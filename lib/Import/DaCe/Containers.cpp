@@ -157,6 +157,10 @@ struct SymbolUses {
           for (const std::string &param : node.params)
             defined.insert(param);
         }
+        // dace/sdfg/nodes.py::NestedSDFG.free_symbols: its mapping's values.
+        if (node.kind == Node::Kind::NestedSDFG)
+          for (const auto &mapping : node.nested->symbolMapping)
+            read(mapping.second);
         if (node.kind == Node::Kind::Tasklet)
           forEachStatement(node.statements, [&](const PyStatement &statement) {
             if (statement.value)

@@ -25,6 +25,11 @@ public:
   explicit ControlFlowEmitter(ProgramEmitter &e) : e(e), b(e.builder) {}
 
   SDFGOp emit();
+  /// Emits the SDFG's control flow at the builder's position, once its
+  /// arguments are bound: the symbols it assigns, its transients, its
+  /// blocks, and a last block that frees the transients and is ended by
+  /// `terminate`.
+  LogicalResult emitBody(llvm::function_ref<void(Location)> terminate);
 
 private:
   struct LoopTargets {

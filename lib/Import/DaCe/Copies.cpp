@@ -157,11 +157,6 @@ LogicalResult StateEmitter::emitCopy(const StateEdge &edge) {
                        << memlet.data << "'";
     return failure();
   }
-  if (e.inKernel) {
-    e.error(edge.path) << "a copy inside a GPU kernel (from '" << srcNode.data
-                       << "' to '" << dstNode.data << "') is not supported";
-    return failure();
-  }
   // Without an other subset the whole other container takes the subset's
   // box at its start, unless it is provably that box's size.
   bool fromWhole = !srcSubset;
@@ -193,6 +188,10 @@ LogicalResult StateEmitter::emitCopy(const StateEdge &edge) {
                        << fromType << " and " << toType << ")";
     return failure();
   }
+  // Inside a kernel (a nested SDFG's copies between its scalars and views):
+  // each thread copies its box element by element.
+  if (e.inKernel)
+    return copyElements(e, from, to, location);
   if (src->second.onGpu() || dst->second.onGpu()) {
     auto copy = gpu::MemcpyOp::create(b, location, TypeRange(), ValueRange(),
                                       to, from);

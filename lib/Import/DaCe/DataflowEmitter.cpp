@@ -186,8 +186,12 @@ LogicalResult StateEmitter::emitScope(int64_t entry) {
       if (failed(e.emitTasklet(state, n, e.inKernel)))
         return failure();
       break;
+    case Node::Kind::NestedSDFG:
+      if (failed(e.emitNestedSDFG(state, n)))
+        return failure();
+      break;
     case Node::Kind::Reduce:
-      if (entry != -1) {
+      if (entry != -1 || e.inKernel) {
         e.error(n.path) << "Reduce node '" << n.label
                         << "' inside a map is not supported";
         return failure();

@@ -164,10 +164,7 @@ bool ModelReader::readInterstateEdge(const Object &object,
     if (!value)
       continue;
     std::string valuePath = joinJsonPath(assignmentsPath, key);
-    std::optional<std::string> text = getExpressionText(value, valuePath);
-    if (!text)
-      return false;
-    std::optional<SymExpr> expr = parseExpression(*text, valuePath);
+    std::optional<SymExpr> expr = readExpression(value, valuePath);
     if (!expr)
       return false;
     if (!expr->expr) {
@@ -297,8 +294,12 @@ bool ModelReader::readBlock(const Object &object, llvm::StringRef path,
     }
     return true;
   }
-  if (block.type == "ControlFlowRegion") {
-    // A plain nested region runs like a one-branch conditional.
+  if (block.type == "ControlFlowRegion" || block.type == "NamedRegion" ||
+      block.type == "FunctionCallRegion") {
+    // A plain nested region runs like a one-branch conditional; a named one
+    // and a function call's (the Python frontend's inlined call, whose
+    // `arguments` only record the names it was called with) as well
+    // (dace/sdfg/state.py::FunctionCallRegion: no code generator of its own).
     block.kind = ControlFlowBlock::Kind::Conditional;
     auto region = std::make_unique<ControlFlowRegion>();
     region->label = block.label;

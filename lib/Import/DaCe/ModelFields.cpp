@@ -80,6 +80,14 @@ ModelReader::getExpressionText(const JValue *value, llvm::StringRef path) {
   return std::nullopt;
 }
 
+std::optional<SymExpr> ModelReader::readExpression(const JValue *value,
+                                                   llvm::StringRef path) {
+  std::optional<std::string> text = getExpressionText(value, path);
+  if (!text)
+    return std::nullopt;
+  return parseExpression(*text, path);
+}
+
 std::optional<Code> ModelReader::getCode(const JValue *value,
                                          llvm::StringRef path,
                                          llvm::StringRef what) {

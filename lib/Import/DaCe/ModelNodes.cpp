@@ -334,6 +334,12 @@ bool ModelReader::readNode(const Object &object, llvm::StringRef path,
       return false;
     return !failed;
   }
+  if (node.type == "NestedSDFG") {
+    node.kind = Node::Kind::NestedSDFG;
+    connectors("in_connectors", node.inConnectors);
+    connectors("out_connectors", node.outConnectors);
+    return readNestedSDFG(*attributes, attributesPath, node);
+  }
   llvm::StringRef what = node.type;
   if (!classpath.empty() || node.type == "LibraryNode")
     error(path) << "library node '" << node.label << "' ("

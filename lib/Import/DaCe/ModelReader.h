@@ -71,6 +71,10 @@ private:
   /// A number or a string as expression text ("" for null or missing).
   std::optional<std::string> getExpressionText(const JValue *value,
                                                llvm::StringRef path);
+  /// The expression a number or string holds, parsed (an empty one for
+  /// null or missing).
+  std::optional<SymExpr> readExpression(const JValue *value,
+                                        llvm::StringRef path);
   /// A CodeBlock ({string_data, language}) or a plain string; the language
   /// must be Python.
   std::optional<Code> getCode(const JValue *value, llvm::StringRef path,
@@ -97,6 +101,9 @@ private:
   bool readBlock(const Object &object, llvm::StringRef path, ControlFlowBlock &block);
   bool readState(const Object &object, llvm::StringRef path, State &state);
   bool readNode(const Object &object, llvm::StringRef path, Node &node);
+  /// A NestedSDFG node's attributes (ModelNested.cpp).
+  bool readNestedSDFG(const Object &attributes, llvm::StringRef path,
+                      Node &node);
   bool readMemlet(const JValue *value, llvm::StringRef path, Memlet &memlet);
   bool readInterstateEdge(const Object &object, llvm::StringRef path,
                           InterstateEdge &edge);

@@ -105,6 +105,22 @@ SDFGOp ControlFlowEmitter::emit() {
   if (failed(setUpArguments(program, arguments)))
     return nullptr;
 
+  if (failed(emitBody([&](Location at) { ReturnOp::create(b, at); })))
+    return nullptr;
+
+  if (e.usesGpu) {
+    program.setNumStreams(std::max<int64_t>(1, e.numSlots));
+  } else {
+    program.setTarget(ProgramTarget::CPU);
+    program.setNumStreams(0);
+  }
+  return program;
+}
+
+LogicalResult ControlFlowEmitter::emitBody(
+    llvm::function_ref<void(Location)> terminate) {
+  const SDFGModel &model = e.model;
+  Location location = e.loc(model.path);
   collectAssigned(model.cfg);
   // Symbols the SDFG assigns start as their argument value (a free symbol
   // read before it is assigned) or zero.
@@ -117,26 +133,25 @@ SDFGOp ControlFlowEmitter::emit() {
         false};
   }
   if (failed(e.allocateTransients(/*state=*/nullptr, programTransients)))
-    return nullptr;
+    return failure();
 
   returnBlock = newBlock();
   if (failed(emitRegion(model.cfg, returnBlock, LoopTargets())))
-    return nullptr;
+    return failure();
 
-  // The return block last, so that the program reads in control order.
-  program.getBody().getBlocks().remove(returnBlock);
-  program.getBody().push_back(returnBlock);
+  // The return block last, so that the code reads in control order.
+  mlir::Region &body = *returnBlock->getParent();
+  body.getBlocks().remove(returnBlock);
+  body.push_back(returnBlock);
   enter(returnBlock);
   e.freeTransients(programTransients, location);
-  ReturnOp::create(b, location);
-
-  if (e.usesGpu) {
-    program.setNumStreams(std::max<int64_t>(1, e.numSlots));
-  } else {
-    program.setTarget(ProgramTarget::CPU);
-    program.setNumStreams(0);
-  }
-  return program;
+  terminate(location);
+  return success();
 }
 
 SDFGOp ProgramEmitter::emit() { return ControlFlowEmitter(*this).emit(); }
+
+LogicalResult
+ProgramEmitter::emitBody(llvm::function_ref<void(Location)> terminate) {
+  return ControlFlowEmitter(*this).emitBody(terminate);
+}

@@ -77,6 +77,10 @@ public:
 
   /// Builds the program; returns null after reporting an error.
   SDFGOp emit();
+  /// Emits the SDFG's control flow at the builder's position, its
+  /// containers and free symbols bound already (a nested SDFG's body);
+  /// `terminate` ends its last block.
+  LogicalResult emitBody(llvm::function_ref<void(Location)> terminate);
 
   //===--------------------------------------------------------------------===//
   // Diagnostics and locations
@@ -146,6 +150,9 @@ public:
   /// A Reduce library node (ReduceEmitter.cpp); over some axes only
   /// (PartialReduce.cpp), reading the view `source` into `target`.
   LogicalResult emitReduce(const State &state, const Node &reduce);
+  /// A NestedSDFG node (NestedSDFGEmitter.cpp): a call of a program of its
+  /// own on the host, inlined inside a kernel.
+  LogicalResult emitNestedSDFG(const State &state, const Node &node);
   LogicalResult emitPartialReduce(const Node &reduce, Value source,
                                   ArrayRef<bool> reduced, Value target,
                                   bool onGpu, bool isUnsigned);
@@ -205,6 +212,11 @@ private:
 LogicalResult storeElement(ProgramEmitter &e, const Container &target,
                            ArrayRef<Value> indices, CValue value,
                            const Memlet &memlet, bool inKernel,
+                           Location location);
+
+/// Copies the box `from` into `to` (views of the same shape) element by
+/// element, as code inside a kernel copies (NestedSDFGInline.cpp).
+LogicalResult copyElements(ProgramEmitter &e, Value from, Value to,
                            Location location);
 
 /// Emits the code of a Python tasklet (TaskletCode.cpp): `scope` holds its

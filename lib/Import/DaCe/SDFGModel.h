@@ -115,8 +115,19 @@ struct Memlet {
   bool wcrNonatomic = false;
 };
 
+struct SDFGModel;
+
+/// What a NestedSDFG node holds besides its connectors (ModelNested.cpp):
+/// its SDFG and the inner symbols' values as outer expressions, in name
+/// order (an inner symbol the mapping omits takes the outer symbol of the
+/// same name).
+struct NestedSDFGInfo {
+  std::shared_ptr<SDFGModel> sdfg;
+  std::vector<std::pair<std::string, SymExpr>> symbolMapping;
+};
+
 struct Node {
-  enum class Kind { Access, MapEntry, MapExit, Tasklet, Reduce };
+  enum class Kind { Access, MapEntry, MapExit, Tasklet, Reduce, NestedSDFG };
   Kind kind;
   int64_t id = 0;
   std::string type;
@@ -138,6 +149,8 @@ struct Node {
   std::optional<SymExpr> reduceWcr;
   std::optional<std::vector<int64_t>> reduceAxes;
   std::optional<std::string> reduceIdentity;
+  // NestedSDFG.
+  std::shared_ptr<const NestedSDFGInfo> nested;
 };
 
 struct StateEdge {

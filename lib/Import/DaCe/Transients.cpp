@@ -268,15 +268,17 @@ LogicalResult ProgramEmitter::allocateTransients(
     const ControlFlowBlock *where = home == transientHomes.end() ? nullptr : home->second;
     if (where != state)
       continue;
+    // A nested SDFG inlined into a kernel keeps its transients per thread.
     Value buffer;
-    Value array = allocate(desc, /*kernelLocal=*/false, &buffer);
+    Value array = allocate(desc, /*kernelLocal=*/inKernel, &buffer);
     if (!array)
       return failure();
-    bool onGpu = desc.storage == Storage::GPUGlobal;
+    bool onGpu = desc.storage == Storage::GPUGlobal && !inKernel;
     if (needsZero(model, name))
       fillZero(*this, buffer, onGpu, loc(desc.path));
     containers[name] = Container{&desc, array};
-    allocated.emplace_back(buffer, onGpu);
+    if (!inKernel)
+      allocated.emplace_back(buffer, onGpu);
   }
   return success();
 }

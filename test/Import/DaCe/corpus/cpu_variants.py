@@ -8,8 +8,8 @@ writes <name>.cpu.sdfg, the same SDFG made CPU-only:
   - GPU schedules (GPU_Device, GPU_ThreadBlock, ...) of maps and library
     nodes -> Sequential; gpu_block_size cleared;
   - library nodes are NOT expanded (unlike oracle.py's CPU build): the
-    importer lowers the Reduce node itself and refuses NestedSDFG, which an
-    expansion would create.
+    importer lowers the Reduce node itself (an expansion would replace it
+    with a NestedSDFG).
 
 The SDFG keeps its name (the library exports _mlir_ciface_<name>), so the
 manifest <name>.json (arglist, symbols, tolerance) and <name>.ref.npz apply

@@ -1,8 +1,8 @@
 """A sequential loop written in a GPU map's body, outside any tasklet: DaCe
 makes the body a NestedSDFG (with a LoopRegion inside) in the GPU_Device
-map. NestedSDFG is outside what the importer takes so far; the corpus keeps
-this program so that the refusal is checked on DaCe's own output (it names
-the node and its state) and the oracle is ready for when it is taken."""
+map, which the importer inlines into the kernel (scalar connectors: the
+element read by value, the element written through a view; the symbol
+mapping gives the nested SDFG K)."""
 import dace
 import numpy as np
 
