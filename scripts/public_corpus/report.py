@@ -50,7 +50,8 @@ def summarize(records, meta):
         _failure_key(r) for r in records if r.get("outcome") == "refused")
     findings = [
         {key: r.get(key) for key in ("repo", "commit", "path", "failed_step",
-                                     "outcome", "message", "frame")}
+                                     "outcome", "message", "frame",
+                                     "reproduce")}
         for r in records
         if r.get("outcome") in FINDINGS or
         (r.get("failed_step") == "verify" and r.get("outcome") == "refused")]

@@ -7,6 +7,7 @@ verify (`sdfg-opt` parses and verifies what the import printed) and build
 """
 import os
 import resource
+import shlex
 import signal
 import subprocess
 import tempfile
@@ -92,6 +93,21 @@ def _finding(step, outcome, err, kinds):
     return record
 
 
+def _reproduce(row, mirror, steps, failed, suffix, work):
+    """Shell commands that redo the steps up to the failed one on the file,
+    in a fresh folder."""
+    lines = ["git --git-dir %s cat-file blob %s > program%s" % (
+        shlex.quote(mirror), shlex.quote("%s:%s" % (row["commit"],
+                                                  row["path"])), suffix)]
+    for step, command, _ in steps:
+        words = [os.path.basename(word) if word.startswith(work) else word
+                 for word in command]
+        lines.append(" ".join(shlex.quote(word) for word in words))
+        if step == failed:
+            break
+    return " && ".join(lines)
+
+
 def run_file(row, mirror, tools, limits, build):
     """The record of one corpus row: its elements and each step's outcome."""
     record = {"repo": row["repo"], "commit": row["commit"],
@@ -126,5 +142,8 @@ def run_file(row, mirror, tools, limits, build):
             record["seconds"][step] = round(taken, 2)
             if outcome != "ok":
                 record.update(_finding(step, outcome, err, kinds))
+                if outcome != "refused" or step == "verify":
+                    record["reproduce"] = _reproduce(row, mirror, steps,
+                                                     step, suffix, work)
                 break
     return record
