@@ -56,7 +56,8 @@ def arguments():
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--build", choices=("all", "sample", "none"),
                         default="all", help="build every file that verifies, "
-                        "a stratified sample of them (--build-sample), or none")
+                        "a stratified sample of them (--build-sample, drawn "
+                        "once all are verified), or none")
     parser.add_argument("--build-sample", type=int, default=300, metavar="N")
     parser.add_argument("--timeout", type=int, default=120,
                         help="seconds for the import and for the verification")
@@ -188,16 +189,19 @@ def main():
                 done[(record["repo"], record["path"], record["commit"])] = record
     elif os.path.exists(records_path):
         os.remove(records_path)
-    # The build sample is drawn from the chosen files up front (by the same
-    # strata); files that do not verify are not built anyway.
-    if args.build == "all":
-        for_build = {key_of(r) for r in chosen}
-    elif args.build == "sample":
-        for_build = {key_of(r) for r in sample.stratified(
-            chosen, args.build_sample, args.seed)}
-    else:
-        for_build = set()
+    # With a build sample, every file is imported and verified first; then
+    # a stratified sample of those that verify runs again with the build.
+    for_build = {key_of(r) for r in chosen} if args.build == "all" else set()
     run_rows(chosen, for_build, args, tools, records_path, done)
+    if args.build == "sample":
+        verified = [r for r in chosen
+                    if done[key_of(r)]["steps"].get("verify") == "ok"]
+        for_build = {key_of(r) for r in sample.stratified(
+            verified, args.build_sample, args.seed)}
+        for key in for_build:
+            if "build" not in done[key]["steps"]:
+                del done[key]
+        run_rows(chosen, for_build, args, tools, records_path, done)
     records = []
     for row in chosen:
         record = dict(done[key_of(row)])
@@ -209,9 +213,8 @@ def main():
         "a stratified sample of %d, seed %d" % (len(chosen), args.seed),
         "build": args.build,
         "build_note": {"all": "every file that verifies",
-                       "sample": "a stratified sample of %d files, seed %d; "
-                       "the files that verify among them" % (
-                           len(for_build), args.seed),
+                       "sample": "a stratified sample of %d of the files "
+                       "that verify, seed %d" % (len(for_build), args.seed),
                        "none": "not run"}[args.build],
         "tool": tool_version(tools, args.build_dir),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime(

@@ -12,8 +12,9 @@ import signal
 # without a location), and LLVM's fatal errors.
 ERROR_LINE = re.compile(r"^(?:.*?:\d+:\d+: )?error: (?P<message>.*)$")
 FATAL_LINE = re.compile(r"^(?P<message>LLVM ERROR: .*)$")
-# An error in a tasklet's or a condition's code quotes the code first.
-IN_CODE = re.compile(r"^in '.*?': (?P<message>.+)$")
+# An error in a tasklet's or a condition's code quotes the code first (which
+# may hold quotes itself: the message is what follows the last "': ").
+IN_CODE = re.compile(r"^(?:in|cannot parse) '.*': (?P<message>.+)$")
 QUOTED = re.compile(r"(?<!\w)'([^']*)'")
 NUMBER = re.compile(r"(?<![\w$])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b")
 
@@ -47,7 +48,9 @@ RULES = [
     (r"^subset of type '([^']+)'", "subset type {0}"),
     (r"DaCe's 2019 format", "2019 format"),
     (r"saved after (?:its )?validation failed|validation failed", "file saved after failed validation"),
-    (r"'constants_prop'|constants_prop", "constants_prop"),
+    (r"'constants_prop'|constants_prop|has compile-time constants",
+     "compile-time constants (constants_prop)"),
+    (r"^SDFG '[^']*' has (global_code|init_code|exit_code)", "SDFG {0}"),
     (r"^missing '([^']+)'", "missing key {0}"),
     (r"^expected '([^']+)' to be (an? \w+)", "key {0} not {1}"),
     (r"^'[^']*' is not an integer expression", "non-integer expression"),
