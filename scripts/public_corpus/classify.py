@@ -15,6 +15,8 @@ FATAL_LINE = re.compile(r"^(?P<message>LLVM ERROR: .*)$")
 # An error in a tasklet's or a condition's code quotes the code first (which
 # may hold quotes itself: the message is what follows the last "': ").
 IN_CODE = re.compile(r"^(?:in|cannot parse) '.*': (?P<message>.+)$")
+# An MLIR verifier's error: "'memref.store' op ...".
+OP_ERROR = re.compile(r"^'[a-z_]+(?:\.[\w.]+)+' op ")
 QUOTED = re.compile(r"(?<!\w)'([^']*)'")
 NUMBER = re.compile(r"(?<![\w$])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b")
 
@@ -38,7 +40,8 @@ RULES = [
     (r"in (\w+) storage is not supported", "storage {0}"),
     (r"^element type '([^']*)'", "element type {0}"),
     (r"^control-flow block '[^']*' of type '([^']+)'", "control-flow block {0}"),
-    (r"^(\w+) '[^']*' is not supported$", "control-flow block {0}"),
+    (r"^(\w+(?:Block|Region|State)) '[^']*' is not supported$",
+     "control-flow block {0}"),
     (r"in language '([^']+)'", "code language {0:class}"),
     (r"has '(code_global|code_init|code_exit)'", "tasklet {0}"),
     (r"has side effects", "tasklet side effects"),

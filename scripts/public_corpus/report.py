@@ -6,10 +6,33 @@ Everything is sorted, so the same records give the same text.
 import collections
 import re
 
+from . import classify
+
 BEGIN = "<!-- BEGIN GENERATED: public-corpus (scripts/dace-public-corpus.py) -->"
 END = "<!-- END GENERATED: public-corpus -->"
 SECTION = "## Public corpus"
 FINDINGS = ("crash", "hang", "out of memory")
+
+
+def is_finding(record):
+    """A crash or hang of a tool, or IR that does not verify: the importer's
+    own output refused by MLIR's verifier (an op's error, at the import or
+    at the verification)."""
+    if record.get("outcome") in FINDINGS:
+        return True
+    return record.get("outcome") == "refused" and (
+        record["failed_step"] == "verify" or
+        (record["failed_step"] == "import" and
+         classify.OP_ERROR.match(record.get("message", ""))))
+
+
+def _recategorized(record):
+    """The record with its category from the current rules (the records of
+    a saved report keep their first error)."""
+    if record.get("outcome") != "refused" or not record.get("message"):
+        return record
+    kinds = [kind.split(" ", 1)[-1] for kind in record.get("elements", [])]
+    return dict(record, category=classify.categorize(record["message"], kinds))
 
 
 def _passed(record, step):
@@ -46,15 +69,14 @@ def summarize(records, meta):
     gpu, features, dace_version, format)."""
     records = sorted(records, key=lambda r: (r["repo"], r["path"],
                                              r["commit"]))
+    records = [_recategorized(r) for r in records]
     refused = collections.Counter(
         _failure_key(r) for r in records if r.get("outcome") == "refused")
     findings = [
         {key: r.get(key) for key in ("repo", "commit", "path", "failed_step",
                                      "outcome", "message", "frame",
                                      "reproduce")}
-        for r in records
-        if r.get("outcome") in FINDINGS or
-        (r.get("failed_step") == "verify" and r.get("outcome") == "refused")]
+        for r in records if is_finding(r)]
     return {
         "meta": meta,
         "overall": rates(records),
