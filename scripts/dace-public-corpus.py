@@ -64,10 +64,11 @@ def arguments():
     parser.add_argument("--build-timeout", type=int, default=600)
     parser.add_argument("--memory-mb", type=int, default=4096,
                         help="address space limit of each tool (MiB)")
-    parser.add_argument("--json", default=os.path.join(
-        ROOT, "build", "dace-public-corpus.json"),
-        help="the JSON report; its records are kept beside it "
-        "(<json>.records.jsonl) as files finish")
+    parser.add_argument("--json", help="the JSON report (default: "
+                        "build/dace-public-corpus.json of the checkout); its "
+                        "records are kept beside it (<json>.records.jsonl) as "
+                        "files finish. With --from-json: write the report "
+                        "summed again there")
     parser.add_argument("--resume", action="store_true",
                         help="keep the records of a previous run and run "
                         "only the files it has not done")
@@ -151,6 +152,13 @@ def print_categories(path):
         print(classify.categorize(message) if message else "(no error)")
 
 
+def write_json(path, meta, summary, records):
+    with open(path, "w") as stream:
+        json.dump({"meta": meta, "summary": summary, "records": records},
+                  stream, indent=1, sort_keys=True)
+        stream.write("\n")
+
+
 def write_doc(summary, args):
     generated = report.markdown(summary)
     if args.print_markdown:
@@ -169,8 +177,10 @@ def main():
     if args.from_json:
         with open(args.from_json) as stream:
             saved = json.load(stream)
-        return write_doc(report.summarize(saved["records"], saved["meta"]),
-                         args)
+        summary = report.summarize(saved["records"], saved["meta"])
+        if args.json:
+            write_json(args.json, saved["meta"], summary, saved["records"])
+        return write_doc(summary, args)
     rows = read_rows(args.csv)
     chosen = sample.stratified(rows, args.sample, args.seed) \
         if args.sample else rows
@@ -179,6 +189,8 @@ def main():
             print("%s %s %s" % (row["repo"], row["commit"], row["path"]))
         return
     tools = tools_of(args.build_dir)
+    args.json = args.json or os.path.join(ROOT, "build",
+                                          "dace-public-corpus.json")
     records_path = args.json + ".records.jsonl"
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     done = {}
@@ -224,11 +236,7 @@ def main():
                    "memory_mb": args.memory_mb},
     }
     summary = report.summarize(records, meta)
-    with open(args.json, "w") as stream:
-        json.dump({"meta": meta, "summary": summary, "records": records},
-                  stream, indent=1,
-                  sort_keys=True)
-        stream.write("\n")
+    write_json(args.json, meta, summary, records)
     if not args.no_doc:
         write_doc(summary, args)
     overall = summary["overall"]
