@@ -172,14 +172,15 @@ def markdown(summary, top=15, element_minimum=5):
     lines += ["| %d | %s | %s |" % (i + 1, r["category"].replace("|", "\\|"),
                                     format(r["files"], ","))
               for i, r in enumerate(summary["refusals"][:top])]
-    lines += ["", "**Crashes, hangs, and imports that do not verify** "
+    lines += ["", "**Crashes, hangs, and imported IR that does not verify** "
               "(bugs)", ""]
     if summary["findings"]:
         lines += ["| repository | commit | path | step | outcome | detail |",
                   "|---|---|---|---|---|---|"]
         lines += ["| %s | %s | `%s` | %s | %s | %s |" % (
             f["repo"], f["commit"][:12], f["path"], f["failed_step"],
-            f["outcome"], _detail(f)) for f in summary["findings"]]
+            "invalid IR" if f["outcome"] == "refused" else f["outcome"],
+            _detail(f)) for f in summary["findings"]]
     else:
         lines += ["None."]
     lines += ["", END]

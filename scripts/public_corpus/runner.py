@@ -142,8 +142,7 @@ def run_file(row, mirror, tools, limits, build):
             record["seconds"][step] = round(taken, 2)
             if outcome != "ok":
                 record.update(_finding(step, outcome, err, kinds))
-                if outcome != "refused" or step == "verify":
-                    record["reproduce"] = _reproduce(row, mirror, steps,
-                                                     step, suffix, work)
+                record["reproduce"] = _reproduce(row, mirror, steps, step,
+                                                 suffix, work)
                 break
     return record
