@@ -59,7 +59,7 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
     auto arg = cast<BlockArgument>(init.getExternal());
     program.setArgAttr(arg.getArgNumber(),
                        SDFGDialect::getExternalStreamAttrName(), marker);
-    return init;
+    external = arg;
   }
   if (!external) {
     unsigned index = program.getNumArguments();
@@ -200,8 +200,10 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
   // fixpoint before anything changes: a token's producer may come later in
   // the text (a loop's body, blocks out of execution order). Then each op's
   // stream and waits, from the solution. A program without tokens (GPU ops
-  // in sync form only) needs no solver: each op runs on its slot.
-  DataFlowSolver solver;
+  // in sync form only) needs no solver: each op runs on its slot. Callees
+  // are not entered: a token a program is given stands for its entry
+  // stream, since each call waits for the tokens it passes.
+  DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
   if (hasTokens) {
     dataflow::loadBaselineAnalyses(solver);
     solver.load<TokenChainsAnalysis>(symbolTables);
