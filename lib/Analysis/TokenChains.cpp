@@ -185,13 +185,14 @@ LogicalResult
 TokenChainsAnalysis::visitOperation(Operation *op,
                                     ArrayRef<const TokenChains *> operands,
                                     ArrayRef<TokenChains *> results) {
-  if (isDeviceCode(op) ||
-      llvm::none_of(op->getResultTypes(), isTokenLike))
+  if (llvm::none_of(op->getResultTypes(), isTokenLike) || isDeviceCode(op))
     return success();
-  DenseMap<Value, const TokenChains *> byValue;
-  for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands))
-    byValue[operand] = lattice;
-  auto chainsOf = [&](Value value) { return byValue.lookup(value); };
+  auto chainsOf = [&](Value value) -> const TokenChains * {
+    for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands))
+      if (operand == value)
+        return lattice;
+    return nullptr;
+  };
   auto setTokens = [&](ArrayRef<Value> chains) {
     for (auto [result, lattice] : llvm::zip(op->getResults(), results))
       if (isTokenLike(result.getType()))
@@ -236,11 +237,13 @@ LogicalResult TokenChainsAnalysis::visitCallOperation(
   Operation *op = call.getOperation();
   if (llvm::none_of(op->getResultTypes(), isTokenLike))
     return success();
-  DenseMap<Value, const TokenChains *> byValue;
-  for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands))
-    byValue[operand] = static_cast<const TokenChains *>(lattice);
-  OpStreams streams = getCallStreams(
-      call, [&](Value value) { return byValue.lookup(value); }, symbolTables);
+  auto chainsOf = [&](Value value) -> const TokenChains * {
+    for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands))
+      if (operand == value)
+        return static_cast<const TokenChains *>(lattice);
+    return nullptr;
+  };
+  OpStreams streams = getCallStreams(call, chainsOf, symbolTables);
   if (!streams.known)
     return success();
   SmallVector<Value> chains = streams.depChains;
