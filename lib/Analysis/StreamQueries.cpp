@@ -10,9 +10,6 @@
 
 #include "SDFGStream/Analysis/StreamQueries.h"
 
-#include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "llvm/ADT/DenseSet.h"
-
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -43,77 +40,6 @@ Value mlir::sdfg::getStreamOfToken(Value token) {
     token = producer.getAsyncDependencies().front();
   }
   return {};
-}
-
-void mlir::sdfg::collectStreamsOfToken(Value token,
-                                       SmallVectorImpl<Value> &streams) {
-  SmallVector<Value> worklist{token};
-  DenseSet<Value> seen;
-  auto pushTokens = [&](ValueRange values) {
-    for (Value value : values)
-      if (isa<gpu::AsyncTokenType>(value.getType()))
-        worklist.push_back(value);
-  };
-  // What flows into a region op's results and entry arguments: its token
-  // operands and what its regions' terminators pass on (a superset of the
-  // exact region-branch successors, which is sound for ordering).
-  auto pushRegionOpSources = [&](Operation *op) {
-    pushTokens(op->getOperands());
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(
-                block.getTerminator()))
-          pushTokens(terminator->getOperands());
-  };
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    if (auto streamToken = value.getDefiningOp<StreamTokenOp>()) {
-      Value stream = getCanonicalStream(streamToken.getStream());
-      if (!llvm::is_contained(streams, stream))
-        streams.push_back(stream);
-      continue;
-    }
-    if (auto argument = dyn_cast<BlockArgument>(value)) {
-      Block *block = argument.getOwner();
-      if (!block->isEntryBlock()) {
-        for (auto it = block->pred_begin(), e = block->pred_end(); it != e;
-             ++it) {
-          auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
-          if (!branch)
-            continue;
-          SuccessorOperands operands =
-              branch.getSuccessorOperands(it.getSuccessorIndex());
-          if (!operands.isOperandProduced(argument.getArgNumber()))
-            if (Value forwarded = operands[argument.getArgNumber()])
-              worklist.push_back(forwarded);
-        }
-      } else if (Operation *parent = block->getParentOp();
-                 parent && isa<RegionBranchOpInterface>(parent)) {
-        pushRegionOpSources(parent);
-      }
-      continue;
-    }
-    Operation *producer = value.getDefiningOp();
-    if (isa<RegionBranchOpInterface>(producer)) {
-      pushRegionOpSources(producer);
-    } else if (auto call = dyn_cast<CallOpInterface>(producer)) {
-      // A token a call returns may come from any token it is given (a
-      // superset, sound for ordering), or from work on a stream it is given.
-      pushTokens(call.getArgOperands());
-      for (Value operand : call.getArgOperands())
-        if (isa<StreamType>(operand.getType())) {
-          Value stream = getCanonicalStream(operand);
-          if (!llvm::is_contained(streams, stream))
-            streams.push_back(stream);
-        }
-    } else if (auto asyncOp = dyn_cast<gpu::AsyncOpInterface>(producer)) {
-      OperandRange deps = asyncOp.getAsyncDependencies();
-      if (!deps.empty())
-        worklist.push_back(deps.front());
-    }
-  }
 }
 
 Value mlir::sdfg::getStreamOf(Operation *op,

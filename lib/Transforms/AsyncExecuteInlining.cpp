@@ -116,8 +116,15 @@ LogicalResult mlir::sdfg::runAsyncRegionsInPlace(FunctionOpInterface program) {
     ran.insert(execute);
     for (Operation *user : llvm::make_early_inc_range(execute->getUsers())) {
       if (auto await = dyn_cast<async::AwaitOp>(user)) {
-        if (Value awaited = await.getResult())
-          awaited.replaceAllUsesWith(yielded.lookup(await.getOperand()));
+        if (Value awaited = await.getResult()) {
+          Value value = yielded.lookup(await.getOperand());
+          // A region that ran may have yielded what this await gave (an
+          // await in a nested region): a later region gets the value.
+          for (auto &entry : yielded)
+            if (entry.second == awaited)
+              entry.second = value;
+          awaited.replaceAllUsesWith(value);
+        }
         await.erase();
       } else if (auto add = dyn_cast<async::AddToGroupOp>(user)) {
         add.erase();

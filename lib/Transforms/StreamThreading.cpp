@@ -8,12 +8,22 @@
 // the stream when that dependency is a stream value. So the whole job here is
 // to give every GPU op exactly one async dependency, the token of its slot's
 // stream, and to remove what would otherwise create or destroy streams
-// (`gpu.wait`).
+// (`gpu.wait`). Which stream that is, and which other streams the op must
+// wait for first, is read off the solution of TokenChains.h, solved before
+// anything is rewritten: a walk that rewrote ops as it met them could not
+// see a producer written after its consumer (a loop's body, blocks out of
+// execution order).
 //
 //===----------------------------------------------------------------------===//
 
 #include "SDFGStream/Transforms/StreamThreading.h"
+#include "StreamWaits.h"
+
 #include "SDFGStream/Analysis/StreamQueries.h"
+#include "SDFGStream/Analysis/TokenChains.h"
+
+#include "mlir/Analysis/DataFlow/Utils.h"
+#include "mlir/Analysis/DataFlowFramework.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -49,7 +59,7 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
     auto arg = cast<BlockArgument>(init.getExternal());
     program.setArgAttr(arg.getArgNumber(),
                        SDFGDialect::getExternalStreamAttrName(), marker);
-    return init;
+    external = arg;
   }
   if (!external) {
     unsigned index = program.getNumArguments();
@@ -76,14 +86,6 @@ mlir::sdfg::addExternalStreamArgument(FunctionOpInterface program,
       OpBuilder::atBlockBegin(&program.getFunctionBody().front());
   SmallVector<Type> slotTypes(numResults, StreamType::get(context));
   return InitStreamsOp::create(atEntry, program.getLoc(), slotTypes, external);
-}
-
-/// Returns true if `op` already runs on a stream: its only async dependency
-/// is a stream token and it yields a token.
-static bool isOnStream(gpu::AsyncOpInterface op) {
-  OperandRange deps = op.getAsyncDependencies();
-  return deps.size() == 1 && deps.front().getDefiningOp<StreamTokenOp>() &&
-         op.getAsyncToken();
 }
 
 /// Sets element `index` of the segment sizes `name` in `properties` to
@@ -180,18 +182,69 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
   };
 
   // Collect first: the rewrites replace ops. Kernel bodies (gpu.launch) are
-  // device code and are not visited; program order is kept so that a wait
-  // sees the ops it waits on already moved.
+  // device code and are not visited.
   SmallVector<Operation *> work;
+  bool hasTokens = false;
   program.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::AsyncOpInterface, CallOpInterface, LibraryNodeOpInterface>(
-            op))
+            op)) {
       work.push_back(op);
+      hasTokens |= llvm::any_of(op->getOperandTypes(), isTokenLike) ||
+                   llvm::any_of(op->getResultTypes(), isTokenLike);
+    }
     return isa<gpu::LaunchOp>(op) ? WalkResult::skip()
                                   : WalkResult::advance();
   });
 
+  // Which chains each token stands for (TokenChains.h), solved to a
+  // fixpoint before anything changes: a token's producer may come later in
+  // the text (a loop's body, blocks out of execution order). Then each op's
+  // stream and waits, from the solution. A program without tokens (GPU ops
+  // in sync form only) needs no solver: each op runs on its slot. Callees
+  // are not entered: a token a program is given stands for its entry
+  // stream, since each call waits for the tokens it passes.
+  DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
+  if (hasTokens) {
+    dataflow::loadBaselineAnalyses(solver);
+    solver.load<TokenChainsAnalysis>(symbolTables);
+    if (failed(solver.initializeAndRun(program)))
+      return program.emitOpError()
+             << "the analysis of its GPU tokens did not converge";
+  }
+  auto chainsOf = [&](Value token) {
+    return solver.lookupState<TokenChains>(token);
+  };
+  SmallVector<OpStreams> plans;
+  plans.reserve(work.size());
   for (Operation *op : work) {
+    if (auto call = dyn_cast<CallOpInterface>(op))
+      plans.push_back(getCallStreams(call, chainsOf, symbolTables));
+    else if (auto asyncOp = dyn_cast<gpu::AsyncOpInterface>(op))
+      plans.push_back(getOpStreams(asyncOp, chainsOf));
+    else
+      plans.push_back({});
+  }
+
+  // In a program whose slots are its token chains, a GPU op in sync form
+  // is blocking: it waits for every open chain and what follows it waits
+  // for it (SyncFormBarriers.h).
+  if (hasTokens && joinStreams &&
+      SDFGDialect::TokenChainsAttrHelper(program->getContext())
+          .isAttrPresent(program) &&
+      failed(addSyncFormBarriers(program, init, work, plans)))
+    return failure();
+
+  // Orders work on `plan.stream` after every dependency on another stream:
+  // an event record/wait, never a new stream and never a host wait.
+  auto joinOthers = [&](Operation *op, const OpStreams &plan) {
+    if (!joinStreams)
+      return;
+    OpBuilder builder(op);
+    for (Value other : plan.getWaitedOn())
+      StreamWaitOp::create(builder, op->getLoc(), plan.stream, other);
+  };
+
+  for (auto [op, plan] : llvm::zip(work, plans)) {
     // Calls: pass the stream of the call's slot to callees that take one
     // (call_indirect: of a func.constant of such a callee).
     if (auto call = dyn_cast<CallOpInterface>(op)) {
@@ -220,6 +273,9 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
       FailureOr<Value> stream = getSlotStream(op);
       if (failed(stream))
         return failure();
+      // The callee's work waits for the tokens it is given: the call's
+      // stream waits for their chains.
+      joinOthers(op, plan);
       if (passesOwn) {
         call.getArgOperandsMutable()[*streamIndex].set(*stream);
         continue;
@@ -245,42 +301,20 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
     }
 
     auto asyncOp = cast<gpu::AsyncOpInterface>(op);
-    // The distinct streams the op's dependencies come from, in order.
-    // Tokens are followed through block arguments, region ops (scf.if,
-    // scf.for, scf.while results and iter_args) and call results, so that
-    // a dependency carried through control flow still orders the op.
-    SmallVector<Value> depStreams;
-    for (Value dep : asyncOp.getAsyncDependencies())
-      collectStreamsOfToken(dep, depStreams);
-    // Orders work on `stream` after every dependency on another stream: an
-    // event record/wait, never a new stream and never a host wait.
-    auto joinOthers = [&](Value stream) {
-      if (!joinStreams)
-        return;
-      OpBuilder builder(op);
-      for (Value other : depStreams)
-        if (!isSameStream(other, stream) &&
-            getCanonicalStream(stream) != other)
-          StreamWaitOp::create(builder, op->getLoc(), stream, other);
-    };
-
+    if (!plan.stream && failed(getSlotStream(op)))
+      return failure();
     if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
-      // The streams the awaited work runs on, or the slot's when the
-      // dependencies do not tell (or there are none).
-      SmallVector<Value> streams = depStreams;
-      if (streams.empty()) {
-        FailureOr<Value> slotStream = getSlotStream(op);
-        if (failed(slotStream))
-          return failure();
-        streams.push_back(*slotStream);
-      }
       if (Value joined = wait.getAsyncToken()) {
         // A join of tokens: the first stream, after all the others.
-        joinOthers(streams.front());
+        joinOthers(op, plan);
         if (!joined.use_empty())
-          joined.replaceAllUsesWith(makeToken(op, streams.front()));
+          joined.replaceAllUsesWith(makeToken(op, plan.stream));
       } else {
-        // A blocking wait: the host waits for every stream it names.
+        // A blocking wait: the host waits for every stream it names, or
+        // the slot's when the dependencies name none.
+        SmallVector<Value> streams = plan.depChains;
+        if (streams.empty())
+          streams.push_back(plan.stream);
         OpBuilder builder(op);
         SyncOp::create(builder, op->getLoc(), streams);
       }
@@ -290,32 +324,11 @@ mlir::sdfg::moveGpuWorkOntoStreams(FunctionOpInterface program,
 
     if (isOnStream(asyncOp))
       continue;
-    // An explicit stream (a leading stream token) wins over the slot, unless
-    // the op names its slot.
-    Value stream;
-    OperandRange deps = asyncOp.getAsyncDependencies();
-    if (!SDFGDialect::StreamSlotAttrHelper(op->getContext()).isAttrPresent(op) &&
-        !deps.empty()) {
-      if (auto token = deps.front().getDefiningOp<StreamTokenOp>()) {
-        stream = token.getStream();
-      } else {
-        // The first dependency's stream, also through control flow (a
-        // token carried by a loop stays on its stream), when it is one.
-        SmallVector<Value> firstStreams;
-        collectStreamsOfToken(deps.front(), firstStreams);
-        if (firstStreams.size() == 1)
-          stream = firstStreams.front();
-      }
-    }
-    if (!stream) {
-      FailureOr<Value> slotStream = getSlotStream(op);
-      if (failed(slotStream))
-        return failure();
-      stream = *slotStream;
-    }
-    joinOthers(stream);
-    if (failed(rebuildOnToken(asyncOp, makeToken(op, stream))))
+    joinOthers(op, plan);
+    if (failed(rebuildOnToken(asyncOp, makeToken(op, plan.stream))))
       return failure();
   }
+  if (hasTokens && joinStreams)
+    dropRepeatedWaits(program);
   return success();
 }

@@ -16,6 +16,12 @@
 // and as its negative control (syncs or waits withheld: wrong at least
 // once), in the same run (HazardFixture.h).
 //
+// And the token shapes of issue 35, in upstream's async form: a token
+// whose producer is written later in the text than its consumer (a loop's
+// body, scf.for and cf; blocks out of execution order) and a token passed
+// into a callee, and a GPU op in sync form followed by a new chain; each
+// negative control lacks the cross-slot waits.
+//
 //===----------------------------------------------------------------------===//
 
 #include "HazardFixture.h"
@@ -37,6 +43,28 @@ protected:
   void TearDown() override {
     HazardFixture::TearDown();
     cudaFreeHost(table);
+  }
+  /// Issue 35's shapes: `program` fills d on one slot after a spin and
+  /// copies it back to h on another, ordered by a token whose producer is
+  /// written later in the text (or passed into a callee), or by a fill in
+  /// sync form; out = h[n - 1].
+  void checkLaterProducer(const char *program, const char *shape) {
+    Memref1D d = view(device, kElements), h = view(host, kElements);
+    Memref0D<float> o = scalar(out);
+    auto once = [&](sdfgstream::Library &library, int run) {
+      float value = float(run + 1);
+      fillHost(host, -1.0f);
+      *out = -2.0f;
+      if (cudaMemset(device, 0, 256 * sizeof(float)) != cudaSuccess)
+        return false;
+      // One block fills (and spins): the copy moves all of d.
+      int32_t status = library.tryCall(program, &d, &h, &o, int64_t(256),
+                                       value, int64_t(kSpinNanoseconds));
+      return status == 0 && *out == value;
+    };
+    int compiled = countWrong(libraries.compiled, stream, once);
+    int withheld = countWrong(libraries.noWaits, stream, once);
+    report(shape, compiled, withheld, "cross-slot waits");
   }
   int64_t *table = nullptr;
 };
@@ -166,4 +194,26 @@ TEST_F(Ordering, SyncingCalleeAcrossSlots) {
   int withheld = countWrong(libraries.noWaits, stream, once);
   report("callee that syncs its stream, after another slot's write",
          compiled, withheld, "cross-slot waits");
+}
+
+// Issue 35: a token's producer written later in the text than the op that
+// waits for it; the stream passes solve the tokens to a fixpoint.
+TEST_F(Ordering, LoopCarriedTokenFor) {
+  checkLaterProducer("loop_carried_for",
+                     "loop-carried token (scf.for), producer later in the body");
+}
+TEST_F(Ordering, LoopCarriedTokenCf) {
+  checkLaterProducer("loop_carried_cf",
+                     "loop-carried token (cf loop), producer later in the block");
+}
+TEST_F(Ordering, BlocksOutOfOrder) {
+  checkLaterProducer("blocks_out_of_order",
+                     "token from a block written after its consumer's");
+}
+TEST_F(Ordering, TokenIntoCallee) {
+  checkLaterProducer("token_into_callee", "token passed into a callee");
+}
+TEST_F(Ordering, SyncFormThenChain) {
+  checkLaterProducer("sync_form_then_chain",
+                     "GPU op in sync form, then a new chain");
 }

@@ -1,5 +1,5 @@
-// Programs of the ordering tests of issue 22 (OrderingTests.cu), one per
-// class that orders data: each has an access (a host read, or a kernel on
+// Programs of the ordering tests of issues 22 and 35 (OrderingTests.cu), one
+// per class or token shape that orders data: each has an access (a host read, or a kernel on
 // another slot) that is right only if it waits for GPU work still queued on
 // another stream. scripts build it with --concurrent-streams three times: as
 // is, without host syncs (--test-omit-host-syncs) and without waits between
@@ -236,5 +236,140 @@ module attributes {gpu.container_module} {
     %x = memref.load %h[%last] : memref<?xf32>
     memref.store %x, %out[] : memref<f32>
     sdfg.return
+  }
+
+  // Issue 35, tokens solved as a fixpoint: programs in upstream's async
+  // form (func.func, each `gpu.wait async` starts a chain and gets a slot)
+  // whose token reaches an op from a producer written later in the text.
+  // In each, one slot fills d after a spin and another copies d back to h,
+  // which must wait for the fill. out = h[n - 1] (= value).
+
+  // A loop-carried token (scf.for) whose producer comes later in the body:
+  // the second iteration's copy waits for the first one's fill.
+  func.func @loop_carried_for(%d: memref<?xf32, #global>, %h: memref<?xf32>,
+                              %out: memref<f32>, %n: index, %value: f32,
+                              %ns: i64) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    %t0 = gpu.wait async
+    %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %t0) -> (!gpu.async.token) {
+      %copy = gpu.memcpy async [%it] %h, %d : memref<?xf32>, memref<?xf32, #global>
+      %root = gpu.wait async
+      %fill = gpu.launch_func async [%root] @ordering_kernels::@spin_fill
+          blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+          args(%d : memref<?xf32, #global>, %value : f32, %n : index, %ns : i64)
+      scf.yield %fill : !gpu.async.token
+    }
+    gpu.wait [%r]
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    return
+  }
+
+  // The same loop as a cf loop (a block argument carries the token).
+  func.func @loop_carried_cf(%d: memref<?xf32, #global>, %h: memref<?xf32>,
+                             %out: memref<f32>, %n: index, %value: f32,
+                             %ns: i64) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    %t0 = gpu.wait async
+    cf.br ^loop(%c0, %t0 : index, !gpu.async.token)
+  ^loop(%i: index, %it: !gpu.async.token):
+    %copy = gpu.memcpy async [%it] %h, %d : memref<?xf32>, memref<?xf32, #global>
+    %root = gpu.wait async
+    %fill = gpu.launch_func async [%root] @ordering_kernels::@spin_fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%d : memref<?xf32, #global>, %value : f32, %n : index, %ns : i64)
+    %next = arith.addi %i, %c1 : index
+    %more = arith.cmpi ult, %next, %c2 : index
+    cf.cond_br %more, ^loop(%next, %fill : index, !gpu.async.token), ^done
+  ^done:
+    gpu.wait [%copy, %fill]
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    return
+  }
+
+  // Blocks written out of execution order: the copy's block comes first in
+  // the text, the fill's block runs first.
+  func.func @blocks_out_of_order(%d: memref<?xf32, #global>, %h: memref<?xf32>,
+                                 %out: memref<f32>, %n: index, %value: f32,
+                                 %ns: i64) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    cf.br ^fill
+  ^copy(%filled: !gpu.async.token):
+    %mine = gpu.wait async
+    %copy = gpu.memcpy async [%mine, %filled] %h, %d : memref<?xf32>, memref<?xf32, #global>
+    gpu.wait [%copy]
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    return
+  ^fill:
+    %root = gpu.wait async
+    %fill = gpu.launch_func async [%root] @ordering_kernels::@spin_fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%d : memref<?xf32, #global>, %value : f32, %n : index, %ns : i64)
+    cf.br ^copy(%fill : !gpu.async.token)
+  }
+
+  // A token passed into a callee: the callee's copy (on the stream of the
+  // call, slot 0) waits for the fill (slot 1) the token stands for.
+  func.func private @copy_back_after(%after: !gpu.async.token,
+                                     %d: memref<?xf32, #global>,
+                                     %h: memref<?xf32>) {
+    %copy = gpu.memcpy async [%after] %h, %d : memref<?xf32>, memref<?xf32, #global>
+    gpu.wait [%copy]
+    return
+  }
+  func.func @token_into_callee(%d: memref<?xf32, #global>, %h: memref<?xf32>,
+                               %out: memref<f32>, %n: index, %value: f32,
+                               %ns: i64) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    %mine = gpu.wait async
+    %root = gpu.wait async
+    %fill = gpu.launch_func async [%root] @ordering_kernels::@spin_fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%d : memref<?xf32, #global>, %value : f32, %n : index, %ns : i64)
+    func.call @copy_back_after(%fill, %d, %h)
+        : (!gpu.async.token, memref<?xf32, #global>, memref<?xf32>) -> ()
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    gpu.wait [%mine]
+    return
+  }
+
+  // A GPU op in sync form followed by a new chain: the fill (slot 0, in
+  // sync form: blocking) runs before the chain that copies d back (slot 1).
+  func.func @sync_form_then_chain(%d: memref<?xf32, #global>, %h: memref<?xf32>,
+                                  %out: memref<f32>, %n: index, %value: f32,
+                                  %ns: i64) {
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %blocks = arith.ceildivui %n, %c256 : index
+    %mine = gpu.wait async
+    gpu.launch_func @ordering_kernels::@spin_fill
+        blocks in (%blocks, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%d : memref<?xf32, #global>, %value : f32, %n : index, %ns : i64)
+    %late = gpu.wait async
+    %copy = gpu.memcpy async [%late] %h, %d : memref<?xf32>, memref<?xf32, #global>
+    gpu.wait [%mine, %copy]
+    %last = arith.subi %n, %c1 : index
+    %x = memref.load %h[%last] : memref<?xf32>
+    memref.store %x, %out[] : memref<f32>
+    return
   }
 }

@@ -98,3 +98,38 @@ module attributes {gpu.container_module} {
     return %i : index
   }
 }
+
+// -----
+
+// A value awaited in a nested region and yielded on to a later region
+// (issue 35; this crashed the pass): the later region gets what the
+// nested region's await gave, the value the innermost region yielded.
+// CHECK-LABEL: func.func @awaited_in_nested_region
+// CHECK-SAME: (%[[M:.*]]: memref<16xf32, 1>, %[[X:.*]]: f32, %{{.*}}: !sdfg.stream
+// CHECK: gpu.launch_func async
+// CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[X]] : f32
+// CHECK-NEXT: return %[[SUM]] : f32
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%m: memref<16xf32, 1>) kernel { gpu.return }
+  }
+  func.func @awaited_in_nested_region(%m: memref<16xf32, 1>, %x: f32) -> f32 {
+    %c1 = arith.constant 1 : index
+    %a, %v = async.execute -> !async.value<f32> {
+      %b, %u = async.execute -> !async.value<f32> {
+        async.yield %x : f32
+      }
+      %y = async.await %u : !async.value<f32>
+      %t = gpu.wait async
+      %k = gpu.launch_func async [%t] @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32, 1>)
+      gpu.wait [%k]
+      async.yield %y : f32
+    }
+    %c, %w = async.execute (%v as %z: !async.value<f32>) -> !async.value<f32> {
+      %s = arith.addf %z, %z : f32
+      async.yield %s : f32
+    }
+    %r = async.await %w : !async.value<f32>
+    return %r : f32
+  }
+}

@@ -35,15 +35,6 @@ Value getCanonicalStream(Value stream);
 /// already on a stream; null otherwise.
 Value getStreamOfToken(Value token);
 
-/// Appends to `streams` (canonical, each once) every stream a token may
-/// stand for, following it also where getStreamOfToken stops: through block
-/// arguments (the operands every predecessor passes), results and entry
-/// arguments of region ops such as scf.if, scf.for and scf.while (their
-/// token operands and what their regions yield), and results of calls (the
-/// stream the call runs on). Tokens whose stream is not known yet (of GPU
-/// ops not on a stream, without dependencies) add nothing.
-void collectStreamsOfToken(Value token, SmallVectorImpl<Value> &streams);
-
 /// Returns the stream (canonical) that `op` enqueues its GPU work on, or
 /// null: an async `gpu` op whose first dependency is a stream's token, a
 /// library node with a stream, a call that passes the stream to a callee

@@ -49,8 +49,12 @@ LogicalResult adoptAsyncObjectStreams(ArrayRef<FunctionOpInterface> programs,
 /// its slot as its only async dependency, `gpu.wait` becomes the slot's
 /// token or an `sdfg.sync`, calls to callees that take the stream pass it,
 /// and library nodes get it. Ops that already run on a stream are kept.
-/// With `joinStreams` false (a test-only mode), ops are not ordered after
-/// their dependencies on other streams.
+/// Where an op's tokens come from is solved first, as a data-flow fixpoint
+/// (TokenChains.h), and an op (or a call given tokens) waits for the
+/// streams of its dependencies other than its own; in a program whose
+/// slots are its token chains, GPU ops in sync form are blocking
+/// (SyncFormBarriers.h). With `joinStreams` false (a test-only mode), ops
+/// are not ordered after their dependencies on other streams.
 LogicalResult moveGpuWorkOntoStreams(FunctionOpInterface program,
                                      SymbolTableCollection &symbolTables,
                                      bool joinStreams = true);

@@ -36,12 +36,14 @@ void printValues(ArrayRef<Value> values, raw_ostream &os, AsmState &asmState);
 void registerTestBufferAliasesPass();
 void registerTestHostGpuAccessesPass();
 void registerTestPendingGpuWorkPass();
+void registerTestTokenChainsPass();
 
 /// Registers every test pass of the analyses.
 inline void registerTestAnalysisPasses() {
   registerTestBufferAliasesPass();
   registerTestHostGpuAccessesPass();
   registerTestPendingGpuWorkPass();
+  registerTestTokenChainsPass();
 }
 
 } // namespace test
