@@ -10,7 +10,7 @@
 #                  driver), sdfg-gpu-run and the integration programs
 #                  (libsdfg-gpu-integration-*.so, test/GPU/integration)
 #   .device/lit/   the lit test runner (pure Python)
-#   .device/dace/  the DaCe corpus built for the GPU and the DaCe benchmark
+#   .device/dace/  the DaCe and GT4Py corpora built for the GPU and the DaCe benchmark
 #                  libraries (bench/dace/build.sh; test/GPU/dace)
 #   .device/python/ the Python client example (examples/python): its program
 #                  compiled by sdfg-compile (smooth_axpy.so, sm_90 fatbin, the

@@ -10,6 +10,9 @@
 #   default/          every corpus program's GPU build (check.py --gpu
 #                     --compile-only): the GPU oracle check
 #   concurrent/       the same with --concurrent-streams
+#   gt4py/            the GT4Py corpus's GPU SDFGs (test/Import/GT4Py/corpus,
+#                     check.py --corpus --gpu --compile-only): test/GPU/dace/
+#                     gt4py-oracle.test
 #   omit-host-syncs/  while_converge, if_else, host_array_reads built with
 #                     --test-omit-host-syncs: the negative control of the
 #                     host-read test
@@ -40,6 +43,8 @@ rm -rf "$out"
 mkdir -p "$out/bench"
 "${check[@]}" --work-dir "$out/default" >"$out/default.log"
 "${check[@]}" --concurrent-streams --work-dir "$out/concurrent" >"$out/concurrent.log"
+"${check[@]}" --corpus "$root/test/Import/GT4Py/corpus" --work-dir "$out/gt4py" \
+  >"$out/gt4py.log"
 "${check[@]}" --compile-args=--test-omit-host-syncs --work-dir "$out/omit-host-syncs" \
   while_converge if_else host_array_reads >"$out/omit-host-syncs.log"
 tail -n 1 "$out"/*.log

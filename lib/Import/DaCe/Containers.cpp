@@ -157,10 +157,16 @@ struct SymbolUses {
           for (const std::string &param : node.params)
             defined.insert(param);
         }
-        // dace/sdfg/nodes.py::NestedSDFG.free_symbols: its mapping's values.
-        if (node.kind == Node::Kind::NestedSDFG)
+        // dace/sdfg/nodes.py::NestedSDFG.used_symbols: the mapping's values
+        // of the inner symbols the nested SDFG uses itself (not those only
+        // in the shapes of its non-transient arrays: GT4Py maps its fields'
+        // range ends, which DaCe then passes to no one).
+        if (node.kind == Node::Kind::NestedSDFG) {
+          llvm::StringSet<> inner = usedSymbols(*node.nested->sdfg);
           for (const auto &mapping : node.nested->symbolMapping)
-            read(mapping.second);
+            if (inner.contains(mapping.first))
+              read(mapping.second);
+        }
         if (node.kind == Node::Kind::Tasklet)
           forEachStatement(node.statements, [&](const PyStatement &statement) {
             if (statement.value)
@@ -200,8 +206,7 @@ struct SymbolUses {
 };
 } // namespace
 
-std::vector<Argument>
-mlir::sdfg::dace::programArguments(const SDFGModel &model) {
+llvm::StringSet<> mlir::sdfg::dace::usedSymbols(const SDFGModel &model) {
   SymbolUses uses;
   uses.read(model.cfg);
   for (const auto &[name, desc] : model.arrays) {
@@ -215,6 +220,16 @@ mlir::sdfg::dace::programArguments(const SDFGModel &model) {
       for (const SymExpr &size : desc.shape)
         uses.read(size);
   }
+  llvm::StringSet<> free;
+  for (const auto &name : uses.used)
+    if (!uses.defined.contains(name.getKey()))
+      free.insert(name.getKey());
+  return free;
+}
+
+std::vector<Argument>
+mlir::sdfg::dace::programArguments(const SDFGModel &model) {
+  llvm::StringSet<> used = usedSymbols(model);
   std::vector<Argument> arrays, scalars;
   for (const auto &[name, desc] : model.arrays) {
     if (desc.transient)
@@ -223,9 +238,8 @@ mlir::sdfg::dace::programArguments(const SDFGModel &model) {
     (desc.isScalar ? scalars : arrays).push_back(argument);
   }
   for (const auto &[name, type] : model.symbols)
-    if (uses.used.contains(name) && !uses.defined.contains(name) &&
-        !model.arrays.count(name) && !llvm::StringRef(name).starts_with(
-                                         "__dace"))
+    if (used.contains(name) && !model.arrays.count(name) &&
+        !llvm::StringRef(name).starts_with("__dace"))
       scalars.push_back({name, nullptr, type});
   llvm::sort(scalars, [](const Argument &a, const Argument &b) {
     return a.name < b.name;

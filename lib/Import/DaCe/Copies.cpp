@@ -122,9 +122,10 @@ static Value placeInWhole(ProgramEmitter &e, const Container &full,
                                            boxSizes, strides);
 }
 
-LogicalResult StateEmitter::emitCopy(const StateEdge &edge) {
+LogicalResult StateEmitter::emitCopy(const StateEdge &edge,
+                                     const Node *destination) {
   const Node &srcNode = node(indexOf(edge.src));
-  const Node &dstNode = node(indexOf(edge.dst));
+  const Node &dstNode = destination ? *destination : node(indexOf(edge.dst));
   Location location = e.loc(edge.path);
   const Memlet &memlet = edge.memlet;
   if (memlet.data.empty())

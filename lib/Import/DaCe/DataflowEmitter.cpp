@@ -175,6 +175,32 @@ LogicalResult StateEmitter::emitScope(int64_t entry) {
             !isViewEdge(e, state, edge))
           if (failed(emitCopy(edge)))
             return failure();
+      // A copy out of the map (GT4Py writes a map's result from a scalar
+      // transient this way): to the access node its memlet path ends at.
+      for (const StateEdge &edge : state.edges) {
+        if (edge.src != n.id || edge.memlet.data.empty() ||
+            node(indexOf(edge.dst)).kind != Node::Kind::MapExit)
+          continue;
+        const StateEdge *step = &edge;
+        const Node *end = &node(indexOf(edge.dst));
+        while (end && end->kind == Node::Kind::MapExit) {
+          llvm::StringRef in = step->dstConnector;
+          const StateEdge *next = nullptr;
+          if (in.consume_front("IN_"))
+            for (const StateEdge &out : state.edges)
+              if (out.src == end->id && out.srcConnector == ("OUT_" + in).str())
+                next = &out;
+          step = next;
+          end = next ? &node(indexOf(next->dst)) : nullptr;
+        }
+        if (!end || end->kind != Node::Kind::Access) {
+          e.error(edge.path) << "the copy from '" << n.data
+                             << "' out of the map ends at no access node";
+          return failure();
+        }
+        if (failed(emitCopy(edge, end)))
+          return failure();
+      }
       break;
     case Node::Kind::MapEntry:
       if (failed(emitMap(i)))

@@ -64,10 +64,11 @@ static void collectWritten(const ControlFlowRegion &region,
 }
 
 LogicalResult NestedSDFGEmitter::bindSymbols() {
-  std::set<std::string> needed;
+  std::set<std::string> needed, arguments;
   for (const Argument &argument : programArguments(model))
     if (!argument.desc)
-      needed.insert(argument.name);
+      arguments.insert(argument.name);
+  needed = arguments;
   for (const auto &[name, desc] : model.arrays) {
     if (desc.transient)
       continue;
@@ -82,6 +83,18 @@ LogicalResult NestedSDFGEmitter::bindSymbols() {
     });
     CValue value;
     std::string path = node.path;
+    if (mapped != info.symbolMapping.end() && !arguments.count(name)) {
+      // A symbol only in the shape of an inner array, mapped to outer
+      // symbols the outer SDFG has no value of (by DaCe's rule they are
+      // no one's arguments, as GT4Py's fields' range ends): left unbound,
+      // connectorView takes that size from the outer container.
+      std::set<std::string> outer;
+      symbolNames(*mapped->second.expr, e.model, outer);
+      if (llvm::any_of(outer, [&](const std::string &outerName) {
+            return !e.symbols.count(outerName);
+          }))
+        continue;
+    }
     if (mapped != info.symbolMapping.end()) {
       path = mapped->second.path;
       value = e.emitExpression(*mapped->second.expr, path);
@@ -146,9 +159,24 @@ Value NestedSDFGEmitter::connectorView(ProgramEmitter &scratch,
         location, offset,
         b.createOrFold<arith::MulIOp>(location, start, stride));
 
-  // The inner shape and strides are expressions in the inner symbols.
+  // The inner shape and strides are expressions in the inner symbols; a
+  // size in symbols left unbound (bindSymbols) is what the outer container
+  // holds from the subset's start on.
   SmallVector<Value> sizes, strides;
-  for (const SymExpr &size : inner.shape) {
+  for (auto [i, size] : llvm::enumerate(inner.shape)) {
+    std::set<std::string> names;
+    symbolNames(*size.expr, model, names);
+    bool unbound = llvm::any_of(names, [&](const std::string &name) {
+      return !scratch.symbols.count(name);
+    });
+    if (unbound && !inner.isScalar &&
+        static_cast<int64_t>(inner.shape.size()) == outerType.getRank()) {
+      Value dim = memref::DimOp::create(b, location, outer.memref, i);
+      sizes.push_back(starts.empty() ? dim
+                                     : b.createOrFold<arith::SubIOp>(
+                                           location, dim, starts[i]));
+      continue;
+    }
     sizes.push_back(scratch.emitIndex(size));
     if (!sizes.back())
       return {};

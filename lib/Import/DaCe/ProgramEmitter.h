@@ -245,6 +245,11 @@ struct Argument {
   Type symbolType;
 };
 std::vector<Argument> programArguments(const SDFGModel &model);
+/// The symbols an SDFG needs from its caller by DaCe's rule
+/// (dace/sdfg/sdfg.py::SDFG.used_symbols with all_symbols=False): read
+/// anywhere but in the shapes of its non-transient arrays, and not defined
+/// inside.
+llvm::StringSet<> usedSymbols(const SDFGModel &model);
 
 /// Assigns DaCe's CUDA stream numbers to the GPU nodes of a state
 /// (dace/codegen/targets/cuda.py::CUDACodeGen._compute_cudastreams) and

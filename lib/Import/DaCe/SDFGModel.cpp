@@ -61,6 +61,88 @@ static void dropScalarSubsets(const SDFGModel &model, ControlFlowRegion &region)
   }
 }
 
+/// `code` without its C and C++ comments (each one a space, as the
+/// preprocessor does).
+static std::string withoutComments(llvm::StringRef code) {
+  std::string out;
+  for (size_t i = 0; i < code.size();) {
+    if (code.substr(i).starts_with("//")) {
+      i = code.find('\n', i);
+      out += ' ';
+      if (i == llvm::StringRef::npos)
+        break;
+    } else if (code.substr(i).starts_with("/*")) {
+      size_t end = code.find("*/", i + 2);
+      out += ' ';
+      i = end == llvm::StringRef::npos ? code.size() : end + 2;
+    } else {
+      out += code[i++];
+    }
+  }
+  return out;
+}
+
+/// `text` split at the `separator`s outside parentheses and brackets; nullopt
+/// where they do not balance.
+static std::optional<llvm::SmallVector<llvm::StringRef>>
+splitTopLevel(llvm::StringRef text, char separator) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if (c == ')' || c == ']' || c == '}')
+      --depth;
+    if (depth < 0)
+      return std::nullopt;
+    if (c == separator && depth == 0) {
+      parts.push_back(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  if (depth != 0)
+    return std::nullopt;
+  parts.push_back(text.substr(start).trim());
+  return parts;
+}
+
+/// Whether `code` holds nothing but calls of DaCe's runtime functions that
+/// set the SDFG's CUDA/HIP streams (dace/codegen/targets/cuda.py):
+/// `__dace_gpu_set_all_streams(__state, stream);` and
+/// `__dace_gpu_set_stream(__state, id, stream);`, as GT4Py's asynchronous
+/// call writes into every GPU SDFG. In SDFGStream the stream is the caller's,
+/// passed at every call, so these calls have nothing left to do.
+static bool isOnlyStreamSetting(llvm::StringRef code) {
+  std::string text = withoutComments(code);
+  std::optional<llvm::SmallVector<llvm::StringRef>> statements =
+      splitTopLevel(text, ';');
+  if (!statements || !statements->back().empty())
+    return false; // unbalanced, or a last statement without its ';'
+  statements->pop_back();
+  for (llvm::StringRef statement : *statements) {
+    if (statement.empty())
+      continue;
+    size_t arity;
+    if (statement.consume_front("__dace_gpu_set_all_streams"))
+      arity = 2;
+    else if (statement.consume_front("__dace_gpu_set_stream"))
+      arity = 3;
+    else
+      return false;
+    statement = statement.ltrim();
+    if (!statement.consume_front("(") || !statement.consume_back(")"))
+      return false;
+    std::optional<llvm::SmallVector<llvm::StringRef>> args =
+        splitTopLevel(statement, ',');
+    if (!args || args->size() != arity || (*args)[0] != "__state" ||
+        llvm::any_of(*args, [](llvm::StringRef arg) { return arg.empty(); }))
+      return false;
+  }
+  return true;
+}
+
 std::unique_ptr<SDFGModel> ModelReader::readSDFG(const JValue &value,
                                                  llvm::StringRef path) {
   const Object *object = asObject(&value, path, "the SDFG");
@@ -100,21 +182,49 @@ std::unique_ptr<SDFGModel> ModelReader::readSDFG(const JValue &value,
     error(attributesPath) << "the SDFG has no name";
     return nullptr;
   }
+  // Code DaCe's frame code generator pastes into the program: nothing the
+  // importer can represent, but for the stream-setting calls in init_code.
   for (llvm::StringRef key : {"global_code", "init_code", "exit_code"}) {
-    const Object *codes = attributes->getObject(key);
-    if (!codes)
+    std::string keyPath = joinJsonPath(attributesPath, key);
+    const JValue *codes = attributes->get(key);
+    if (!codes || codes->kind() == JValue::Null)
       continue;
-    for (const auto &entry : *codes) {
-      const Object *block = entry.second.getAsObject();
-      std::optional<std::string> text =
-          block ? getString(*block, "string_data", attributesPath)
-                : std::nullopt;
-      if (text && !llvm::StringRef(*text).trim().empty()) {
-        error(joinJsonPath(attributesPath, key))
-            << "SDFG '" << model->name << "' has " << key
-            << " (C++ code), which is not supported";
+    // A dict {location: CodeBlock or string}; older files write one string.
+    llvm::SmallVector<std::pair<std::string, const JValue *>> blocks;
+    if (const Object *byLocation = codes->getAsObject()) {
+      if (byLocation->get("string_data"))
+        blocks.emplace_back("", codes); // one CodeBlock
+      else
+        for (const auto &entry : *byLocation)
+          blocks.emplace_back(entry.first.str(), &entry.second);
+    } else {
+      blocks.emplace_back("", codes);
+    }
+    for (const auto &[location, block] : blocks) {
+      std::optional<std::string> text;
+      if (std::optional<llvm::StringRef> plain = block->getAsString())
+        text = plain->str();
+      else if (const Object *codeBlock = block->getAsObject())
+        text = getString(*codeBlock, "string_data", keyPath);
+      if (!text) {
+        error(keyPath) << "expected " << key
+                       << " to be code (a string or a CodeBlock)";
         return nullptr;
       }
+      llvm::StringRef code = llvm::StringRef(*text).trim();
+      if (code.empty() || (key == "init_code" && isOnlyStreamSetting(code)))
+        continue;
+      InFlightDiagnostic diag = error(keyPath);
+      diag << "SDFG '" << model->name << "' has " << key;
+      if (!location.empty())
+        diag << " (location '" << location << "')";
+      diag << " with C++ code, which is not supported";
+      if (key == "init_code")
+        diag << " (only DaCe's stream-setting calls "
+                "__dace_gpu_set_all_streams/__dace_gpu_set_stream are, and "
+                "dropped: the stream is the caller's)";
+      diag << ": '" << code << "'";
+      return nullptr;
     }
   }
   if (const Object *constants = attributes->getObject("constants_prop"))

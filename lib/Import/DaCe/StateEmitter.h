@@ -37,7 +37,11 @@ private:
   LogicalResult emitMap(size_t entry);
   LogicalResult emitHostMap(const Node &map, size_t entry);
   LogicalResult emitKernel(const Node &map, size_t entry);
-  LogicalResult emitCopy(const StateEdge &edge);
+  /// A copy along `edge` from an access node to `destination` (the edge's
+  /// own destination if null; the access node at the end of its memlet path
+  /// when the edge leaves a map through its MapExit).
+  LogicalResult emitCopy(const StateEdge &edge,
+                         const Node *destination = nullptr);
   /// Binds the views whose access nodes are in scope `entry` (Views.cpp).
   LogicalResult bindViews(int64_t entry);
   /// The schedule a map runs with (DaCe's Default resolved).

@@ -37,7 +37,11 @@ Modes:
 Each program runs in a child process, so that a crash is one FAIL, not the
 end of the check. Needs /usr/bin/python3 with NumPy (not DaCe).
 
-Usage: check.py [--gpu [--concurrent-streams] [--repeat N] [--pinned-host]]
+--corpus DIR checks another corpus of the same layout (the GT4Py corpus,
+test/Import/GT4Py/corpus: its manifests give the symbols' values and its
+`in/*` the scalars and symbols as 0-d arrays).
+
+Usage: check.py [--corpus DIR] [--gpu [--concurrent-streams] [--repeat N] [--pinned-host]]
                 [--build-dir DIR]
                 [--sdfg-compile PATH] [--work-dir DIR] [-j N]
                 [--compile-only | --no-compile] [--preload LIB] [name ...]
@@ -63,6 +67,9 @@ import time
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
+# The corpus checked: this directory, or another one laid out the same way
+# (--corpus; test/Import/GT4Py/corpus).
+CORPUS = HERE
 sys.path.insert(0, os.path.join(REPO, "python"))
 
 import numpy as np  # noqa: E402
@@ -77,15 +84,15 @@ SCALARS = {"float32", "float64", "int8", "int16", "int32", "int64", "bool"}
 
 def program_names():
     return sorted(os.path.basename(p)[:-len(".json")]
-                  for p in glob.glob(os.path.join(HERE, "*.json")))
+                  for p in glob.glob(os.path.join(CORPUS, "*.json")))
 
 
 def sdfg_path(name, gpu):
     if not gpu:
-        cpu = os.path.join(HERE, name + ".cpu.sdfg")
+        cpu = os.path.join(CORPUS, name + ".cpu.sdfg")
         if os.path.exists(cpu):
             return cpu
-    return os.path.join(HERE, name + ".sdfg")
+    return os.path.join(CORPUS, name + ".sdfg")
 
 
 def first_error(text):
@@ -172,7 +179,7 @@ def compile_program(name, opts):
 
 
 def _compile_program(name, opts):
-    manifest = json.load(open(os.path.join(HERE, name + ".json")))
+    manifest = json.load(open(os.path.join(CORPUS, name + ".json")))
     program = manifest["program"]
     src = sdfg_path(name, opts.gpu)
     work = os.path.join(opts.work_dir, name)
@@ -234,9 +241,9 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
     """Runs one program; returns (status, detail)."""
     if preload:
         ctypes.CDLL(preload, mode=ctypes.RTLD_GLOBAL)
-    manifest = json.load(open(os.path.join(HERE, name + ".json")))
+    manifest = json.load(open(os.path.join(CORPUS, name + ".json")))
     program = manifest["program"]
-    ref = np.load(os.path.join(HERE, name + ".ref.npz"))
+    ref = np.load(os.path.join(CORPUS, name + ".ref.npz"))
     rows = manifest["arglist"]
     tol = manifest.get("tolerance", {})
     outputs = manifest["outputs"]
@@ -299,9 +306,14 @@ def run_child(name, lib_path, header_path, mlir_path, gpu, repeat, preload, spin
             if kind == "array":
                 host = ref[key].copy(order="K")
                 if gpu and device:
-                    if not (host.flags.c_contiguous or host.ndim < 2):
-                        return "FAIL", "%s: device argument not C-contiguous" % row["name"]
-                    value = cp.asarray(host)
+                    # In the oracle's layout (GT4Py's fields are
+                    # Fortran-ordered, their strides are arguments too).
+                    if host.flags.c_contiguous or host.ndim < 2:
+                        value = cp.asarray(host)
+                    elif host.flags.f_contiguous:
+                        value = cp.asfortranarray(host)
+                    else:
+                        return "FAIL", "%s: device argument not contiguous" % row["name"]
                 elif gpu and pinned_host:
                     import cupyx
                     order = "F" if host.flags.f_contiguous and not host.flags.c_contiguous else "C"
@@ -381,7 +393,7 @@ def tool_env():
 def run_program(res, opts):
     cmd = [sys.executable, os.path.abspath(__file__), "--_child", res["name"], res["lib"],
            res["header"], res["mlir"], "--repeat", str(opts.repeat),
-           "--spin-ms", str(opts.spin_ms)]
+           "--spin-ms", str(opts.spin_ms), "--corpus", CORPUS]
     if opts.pinned_host:
         cmd.append("--pinned-host")
     if opts.preload:
@@ -402,6 +414,9 @@ def run_program(res, opts):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("names", nargs="*")
+    ap.add_argument("--corpus", default=HERE,
+                    help="the corpus directory (default: this script's; "
+                    "<name>.json, <name>.ref.npz, <name>.sdfg, <name>.cpu.sdfg)")
     ap.add_argument("--gpu", action="store_true")
     ap.add_argument("--concurrent-streams", action="store_true")
     ap.add_argument("--repeat", type=int, default=1)
@@ -429,6 +444,8 @@ def main(argv):
                     "that calls memrefCopy but does not link it)")
     ap.add_argument("--_child", nargs=4, help=argparse.SUPPRESS)
     opts = ap.parse_args(argv[1:])
+    global CORPUS
+    CORPUS = os.path.abspath(opts.corpus)
 
     if opts._child:
         name, lib, header, mlir = opts._child
@@ -456,7 +473,7 @@ def main(argv):
             print("check.py: %s not found (set --build-dir or SDFGSTREAM_BUILD_DIR)" % tool)
             return 2
     names = opts.names or program_names()
-    unknown = [n for n in names if not os.path.exists(os.path.join(HERE, n + ".json"))]
+    unknown = [n for n in names if not os.path.exists(os.path.join(CORPUS, n + ".json"))]
     if unknown:
         print("check.py: unknown programs: %s" % " ".join(unknown))
         return 2
