@@ -305,6 +305,8 @@ CValue ExpressionBuilder::build(const PyExpr &expr) {
       if (!rhs)
         return {};
       CValue flag = compare(op, lhs, rhs);
+      if (!flag)
+        return {};
       result = result ? CValue{b.createOrFold<arith::AndIOp>(
                                        location, result.value, flag.value),
                                    false}
