@@ -98,8 +98,8 @@ mlir::sdfg::dace::importSDFG(llvm::SourceMgr &sourceMgr, MLIRContext *context,
   // or build IR that verifies: anything else is a bug in the importer.
   if (failed(verify(*module))) {
     emitError(moduleLocation)
-        << "internal error: the imported module does not verify; this is an "
-           "importer bug, please report it with the input file";
+        << importerBugMessage
+        << "; this is an importer bug, please report it with the input file";
     return nullptr;
   }
   return module;
