@@ -16,6 +16,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -43,6 +44,12 @@ struct ImportOptions {
 /// `.sdfgz`). The result keeps `buffer`'s identifier (the file name).
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 decompressSDFGFile(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+/// The start of the error importSDFG reports when the module it built does
+/// not verify: a bug in the importer, never in the input (the fuzzer treats
+/// it as a crash).
+inline constexpr llvm::StringLiteral importerBugMessage =
+    "internal error: the imported module does not verify";
 
 /// Imports the SDFG file held by buffer `bufferId` of `sourceMgr` (JSON
 /// text, already decompressed; 0: the main buffer). Errors are reported through the context's

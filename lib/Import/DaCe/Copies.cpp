@@ -189,10 +189,27 @@ LogicalResult StateEmitter::emitCopy(const StateEdge &edge,
                        << fromType << " and " << toType << ")";
     return failure();
   }
-  // Inside a kernel (a nested SDFG's copies between its scalars and views):
-  // each thread copies its box element by element.
+  // Inside a kernel (a nested SDFG's copies between its scalars and views)
+  // each thread copies its box element by element; between element types
+  // DaCe's CopyND assigns element by element, converting each (host only
+  // here).
+  bool fromUnsigned = src->second.desc->elementType.isUnsignedInteger();
+  bool toUnsigned = dst->second.desc->elementType.isUnsignedInteger();
+  bool converting = fromType.getElementType() != toType.getElementType();
   if (e.inKernel)
-    return copyElements(e, from, to, location);
+    return copyElements(e, from, to, location, fromUnsigned, toUnsigned);
+  if (converting && (src->second.onGpu() || dst->second.onGpu())) {
+    e.error(edge.path) << "copy from '" << srcNode.data << "' to '"
+                       << dstNode.data
+                       << "' converts between element types ("
+                       << fromType.getElementType() << " and "
+                       << toType.getElementType()
+                       << "), which is supported between host containers "
+                          "only";
+    return failure();
+  }
+  if (converting)
+    return copyElements(e, from, to, location, fromUnsigned, toUnsigned);
   if (src->second.onGpu() || dst->second.onGpu()) {
     auto copy = gpu::MemcpyOp::create(b, location, TypeRange(), ValueRange(),
                                       to, from);

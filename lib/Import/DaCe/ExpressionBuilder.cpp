@@ -305,6 +305,8 @@ CValue ExpressionBuilder::build(const PyExpr &expr) {
       if (!rhs)
         return {};
       CValue flag = compare(op, lhs, rhs);
+      if (!flag)
+        return {};
       result = result ? CValue{b.createOrFold<arith::AndIOp>(
                                        location, result.value, flag.value),
                                    false}
@@ -320,6 +322,21 @@ CValue ExpressionBuilder::build(const PyExpr &expr) {
     if (!condition || !whenTrue || !whenFalse)
       return {};
     CValue flag = e.toBool(condition, location);
+    if (!flag)
+      return fail(expr, "complex arithmetic is not supported yet: a "
+                        "condition of type " +
+                            llvm::Twine(typeName(condition.getType())));
+    if (category(whenTrue.getType()) == Category::Other ||
+        category(whenFalse.getType()) == Category::Other) {
+      if (whenTrue.getType() != whenFalse.getType())
+        return fail(expr, "complex arithmetic is not supported yet: a "
+                          "choice between " +
+                              llvm::Twine(typeName(whenTrue.getType())) +
+                              " and " + typeName(whenFalse.getType()));
+      return {b.createOrFold<arith::SelectOp>(location, flag.value,
+                                              whenTrue.value, whenFalse.value),
+              false};
+    }
     auto [type, isUnsigned] = commonType(whenTrue, whenFalse);
     return {b.createOrFold<arith::SelectOp>(
                 location, flag.value,

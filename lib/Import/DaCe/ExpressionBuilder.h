@@ -35,6 +35,8 @@ enum class Category { Bool, Integer, Float, Other };
 
 Category category(Type type);
 unsigned integerWidth(Type type);
+/// How a diagnostic names `type`.
+std::string typeName(Type type);
 /// The C++ type of `a op b` after the usual arithmetic conversions, with
 /// `index` standing for a signed 64-bit integer (it stays `index` when both
 /// sides are integers of at most 64 bits and one is `index`); second: whether

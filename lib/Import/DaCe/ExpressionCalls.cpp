@@ -11,6 +11,8 @@
 
 #include "ExpressionBuilder.h"
 
+#include "mlir/Dialect/Complex/IR/Complex.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -56,6 +58,20 @@ CValue ExpressionBuilder::mathCall(const PyExpr &expr,
     fail(expr, "'" + function + "' takes " + llvm::Twine(n) + " argument(s)");
     return false;
   };
+  // Complex arguments: std::abs is the modulus; the rest of complex
+  // arithmetic comes later.
+  if (llvm::any_of(args, [](CValue arg) {
+        return category(arg.getType()) == Category::Other;
+      })) {
+    if ((function == "abs" || function == "Abs") && args.size() == 1 &&
+        isa<ComplexType>(args[0].getType()))
+      return {complex::AbsOp::create(b, location, args[0].value), false};
+    std::string types;
+    llvm::raw_string_ostream os(types);
+    llvm::interleaveComma(args, os, [&](CValue arg) { os << arg.getType(); });
+    return fail(expr, "complex arithmetic is not supported yet: '" +
+                          function + "' of " + types);
+  }
   // min/max/abs keep integers integral (dace::math::min, std::abs).
   if (function == "min" || function == "max" || function == "Min" ||
       function == "Max") {

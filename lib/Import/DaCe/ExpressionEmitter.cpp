@@ -17,6 +17,8 @@
 
 #include "ExpressionBuilder.h"
 
+#include "mlir/Dialect/Complex/IR/Complex.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -35,6 +37,13 @@ Category mlir::sdfg::dace::detail::category(Type type) {
 
 unsigned mlir::sdfg::dace::detail::integerWidth(Type type) {
   return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+}
+
+std::string mlir::sdfg::dace::detail::typeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  return name;
 }
 
 Type mlir::sdfg::dace::signlessType(Type type) {
@@ -76,8 +85,12 @@ std::pair<Type, bool> mlir::sdfg::dace::detail::commonType(CValue a,
 }
 
 InFlightDiagnostic ProgramEmitter::error(llvm::StringRef path) {
+  return error(loc(path));
+}
+
+InFlightDiagnostic ProgramEmitter::error(Location location) {
   hadError = true;
-  InFlightDiagnostic diagnostic = emitError(loc(path));
+  InFlightDiagnostic diagnostic = emitError(location);
   if (currentState)
     attachStateNote(diagnostic, loc(currentState->path), *currentState,
                     currentNode);
@@ -91,6 +104,39 @@ CValue ProgramEmitter::convert(CValue value, Type type,
     return {value.value, toUnsigned};
   Category cf = category(from), ct = category(type);
   Value v = value.value;
+  // std::complex's converting constructors: a number becomes the real part
+  // (imaginary part zero), a complex of another width converts both parts.
+  auto toComplex = dyn_cast<ComplexType>(type);
+  if (toComplex && cf != Category::Other) {
+    Type part = toComplex.getElementType();
+    Value re = convert(value, part, false, location).value;
+    Value im = arith::ConstantOp::create(builder, location, part,
+                                         builder.getZeroAttr(part));
+    return {complex::CreateOp::create(builder, location, type, re, im),
+            false};
+  }
+  auto fromComplex = dyn_cast<ComplexType>(from);
+  if (toComplex && fromComplex &&
+      category(toComplex.getElementType()) == Category::Float &&
+      category(fromComplex.getElementType()) == Category::Float) {
+    Type part = toComplex.getElementType();
+    Value re = complex::ReOp::create(builder, location, v);
+    Value im = complex::ImOp::create(builder, location, v);
+    re = convert({re, false}, part, false, location).value;
+    im = convert({im, false}, part, false, location).value;
+    return {complex::CreateOp::create(builder, location, type, re, im),
+            false};
+  }
+  if (cf == Category::Other || ct == Category::Other) {
+    // Complex arithmetic comes later; the import fails with this error, and
+    // the cast only keeps the IR built so far well formed until then.
+    error(location) << "complex arithmetic is not supported yet: "
+                       "conversion from "
+                    << from << " to " << type;
+    return {UnrealizedConversionCastOp::create(builder, location, type, v)
+                .getResult(0),
+            toUnsigned};
+  }
   if (ct == Category::Bool)
     return toBool(value, location);
   if (ct == Category::Integer) {

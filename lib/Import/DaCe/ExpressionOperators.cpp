@@ -20,6 +20,12 @@ using namespace mlir::sdfg::dace::detail;
 
 CValue ExpressionBuilder::compare(PyExpr::CompareOp op, CValue lhs,
                                       CValue rhs) {
+  if (category(lhs.getType()) == Category::Other ||
+      category(rhs.getType()) == Category::Other) {
+    e.error(path) << "complex arithmetic is not supported yet: comparison of "
+                  << lhs.getType() << " and " << rhs.getType();
+    return {};
+  }
   auto [type, isUnsigned] = commonType(lhs, rhs);
   Value l = e.convert(lhs, type, isUnsigned, location).value;
   Value r = e.convert(rhs, type, isUnsigned, location).value;
@@ -59,8 +65,10 @@ CValue ExpressionBuilder::binary(const PyExpr &expr, PyExpr::Op op,
                                      CValue lhs, CValue rhs) {
   if (category(lhs.getType()) == Category::Other ||
       category(rhs.getType()) == Category::Other)
-    return fail(expr, "arithmetic on complex or vector values is not "
-                      "supported");
+    return fail(expr, "complex arithmetic is not supported yet: operator "
+                      "on " +
+                          llvm::Twine(typeName(lhs.getType())) + " and " +
+                          typeName(rhs.getType()));
   auto [type, isUnsigned] = commonType(lhs, rhs);
   bool isFloat = category(type) == Category::Float;
   if (isFloat && (op == PyExpr::Op::LShift || op == PyExpr::Op::RShift ||
@@ -133,6 +141,9 @@ CValue ExpressionBuilder::power(const PyExpr &expr) {
   CValue base = build(*expr.operands[0]);
   if (!base)
     return {};
+  if (category(base.getType()) == Category::Other)
+    return fail(expr, "complex arithmetic is not supported yet: power of " +
+                          llvm::Twine(typeName(base.getType())));
   std::optional<int64_t> integerExponent;
   if (exponent.kind == PyExpr::Kind::Integer)
     integerExponent = exponent.intValue;

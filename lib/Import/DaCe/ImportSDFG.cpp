@@ -21,6 +21,7 @@
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,7 +38,8 @@ OwningOpRef<ModuleOp>
 mlir::sdfg::dace::importSDFG(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                              const ImportOptions &options,
                              unsigned bufferId) {
-  context->loadDialect<SDFGDialect, arith::ArithDialect, cf::ControlFlowDialect,
+  context->loadDialect<SDFGDialect, arith::ArithDialect, complex::ComplexDialect,
+                       cf::ControlFlowDialect,
                        gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
                        memref::MemRefDialect, scf::SCFDialect>();
   const llvm::MemoryBuffer *buffer =
@@ -92,7 +94,13 @@ mlir::sdfg::dace::importSDFG(llvm::SourceMgr &sourceMgr, MLIRContext *context,
   SDFGOp program = emitter.emit();
   if (!program)
     return nullptr;
-  if (failed(verify(*module)))
+  // Whatever the input, the importer must either report a located error
+  // or build IR that verifies: anything else is a bug in the importer.
+  if (failed(verify(*module))) {
+    emitError(moduleLocation)
+        << importerBugMessage
+        << "; this is an importer bug, please report it with the input file";
     return nullptr;
+  }
   return module;
 }

@@ -9,6 +9,7 @@
 #include "SDFGStream/Dialect/SDFG/IR/SDFGDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -183,6 +184,7 @@ void mlir::sdfg::dace::registerImportDaCeSDFGTranslation() {
       },
       [](DialectRegistry &registry) {
         registry.insert<SDFGDialect, arith::ArithDialect,
+                        complex::ComplexDialect,
                         cf::ControlFlowDialect, gpu::GPUDialect,
                         LLVM::LLVMDialect, math::MathDialect,
                         memref::MemRefDialect, scf::SCFDialect>();

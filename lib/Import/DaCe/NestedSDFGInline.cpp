@@ -69,7 +69,9 @@ LogicalResult NestedSDFGEmitter::emitInline() {
 }
 
 LogicalResult mlir::sdfg::dace::copyElements(ProgramEmitter &e, Value from,
-                                             Value to, Location location) {
+                                             Value to, Location location,
+                                             bool fromUnsigned,
+                                             bool toUnsigned) {
   OpBuilder &b = e.builder;
   OpBuilder::InsertionGuard guard(b);
   auto type = cast<MemRefType>(from.getType());
@@ -83,6 +85,13 @@ LogicalResult mlir::sdfg::dace::copyElements(ProgramEmitter &e, Value from,
     indices.push_back(loop.getInductionVar());
   }
   Value element = memref::LoadOp::create(b, location, from, indices);
-  memref::StoreOp::create(b, location, element, to, indices);
+  // CopyND assigns element by element: C++'s conversion between element
+  // types.
+  Type toElement = cast<MemRefType>(to.getType()).getElementType();
+  CValue converted =
+      e.convert({element, fromUnsigned}, toElement, toUnsigned, location);
+  if (!converted)
+    return failure();
+  memref::StoreOp::create(b, location, converted.value, to, indices);
   return success();
 }

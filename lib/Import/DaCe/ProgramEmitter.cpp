@@ -149,9 +149,15 @@ LogicalResult ControlFlowEmitter::emitBody(
   return success();
 }
 
-SDFGOp ProgramEmitter::emit() { return ControlFlowEmitter(*this).emit(); }
+// An error reported where no failure is returned (a conversion that is not
+// supported yet) fails the program too.
+SDFGOp ProgramEmitter::emit() {
+  SDFGOp program = ControlFlowEmitter(*this).emit();
+  return hadError ? SDFGOp() : program;
+}
 
 LogicalResult
 ProgramEmitter::emitBody(llvm::function_ref<void(Location)> terminate) {
-  return ControlFlowEmitter(*this).emitBody(terminate);
+  LogicalResult result = ControlFlowEmitter(*this).emitBody(terminate);
+  return hadError ? failure() : result;
 }

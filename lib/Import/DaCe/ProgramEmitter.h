@@ -87,6 +87,7 @@ public:
   //===--------------------------------------------------------------------===//
   Location loc(llvm::StringRef path) { return locate(path); }
   InFlightDiagnostic error(llvm::StringRef path);
+  InFlightDiagnostic error(Location location);
   bool hasFailed() const { return hadError; }
 
   //===--------------------------------------------------------------------===//
@@ -215,9 +216,12 @@ LogicalResult storeElement(ProgramEmitter &e, const Container &target,
                            Location location);
 
 /// Copies the box `from` into `to` (views of the same shape) element by
-/// element, as code inside a kernel copies (NestedSDFGInline.cpp).
+/// element, as code inside a kernel copies and as DaCe copies between
+/// element types, converting each element as C++ assigns it
+/// (NestedSDFGInline.cpp); the flags say which side holds unsigned integers.
 LogicalResult copyElements(ProgramEmitter &e, Value from, Value to,
-                           Location location);
+                           Location location, bool fromUnsigned = false,
+                           bool toUnsigned = false);
 
 /// Emits the code of a Python tasklet (TaskletCode.cpp): `scope` holds its
 /// input connectors and array connectors, `outputTypes` the element types
